@@ -1,0 +1,134 @@
+package io.weir.cli;
+
+import io.weir.ExpireSnapshots;
+import io.weir.ExpireSnapshotsResult;
+import io.weir.RemoveOrphanFiles;
+import io.weir.RemoveOrphanFilesResult;
+import io.weir.Table;
+import io.weir.Tables;
+import io.weir.exceptions.WeirException;
+import io.weir.options.ConfigOption;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code weir clean}: expires old snapshots (by the table's retention, or the given one for this
+ * run) and then removes orphan files, printing every file it deletes; with {@code --dry-run} it
+ * prints what it would delete and changes nothing. Run one at a time per table.
+ */
+@Command(
+        name = "clean",
+        description =
+                "Expire old snapshots and delete the files only they need, then delete orphan files"
+                        + " of failed writes. Reader leases are honoured.")
+public final class CleanCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(names = "--table", required = true, paramLabel = "PATH", description = "The table.")
+    String table;
+
+    @Option(
+            names = "--retain-last",
+            paramLabel = "N",
+            description =
+                    "Keep at least the N latest snapshots (instead of snapshot.num-retained.min).")
+    Integer retainLast;
+
+    @Option(
+            names = "--older-than",
+            paramLabel = "DURATION",
+            description =
+                    "Expire snapshots superseded longer ago than this, e.g. '30 min', '2 h', '7 d'"
+                            + " (instead of snapshot.time-retained).")
+    String olderThan;
+
+    @Option(
+            names = "--orphans-older-than",
+            paramLabel = "DURATION",
+            description =
+                    "Delete orphan files last modified longer ago than this (instead of"
+                            + " orphan.older-than; keep it above the longest write-to-commit time).")
+    String orphansOlderThan;
+
+    @Option(names = "--dry-run", description = "Print what would be deleted; delete nothing.")
+    boolean dryRun;
+
+    @Override
+    public Integer call() {
+        try {
+            return run(spec.commandLine().getOut());
+        } catch (WeirException e) {
+            spec.commandLine().getErr().println("Error: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private int run(PrintWriter out) {
+        long now = System.currentTimeMillis();
+        Table t = Tables.load(table);
+        String verb = dryRun ? "would delete" : "deleted";
+
+        ExpireSnapshots expiry = t.expireSnapshots();
+        if (retainLast != null) {
+            if (retainLast < 1) {
+                throw new ParameterException(spec.commandLine(), "--retain-last must be >= 1");
+            }
+            expiry.retainLast(retainLast);
+        }
+        if (olderThan != null) {
+            expiry.expireOlderThan(now - duration("--older-than", olderThan).toMillis());
+        }
+        if (dryRun) {
+            expiry.dryRun();
+        }
+        ExpireSnapshotsResult expired = expiry.commit();
+        expired.deletedDataFiles().forEach(f -> out.printf("%s data file %s%n", verb, f));
+        expired.deletedMetadataFiles().forEach(f -> out.printf("%s metadata file %s%n", verb, f));
+        out.printf(
+                "Snapshots: %s %d (earliest retained commit %d -> %d), %d data files, %d metadata"
+                        + " files%n",
+                dryRun ? "would expire" : "expired",
+                expired.expiredSnapshots(),
+                expired.previousEarliestRetained(),
+                expired.earliestRetained(),
+                expired.deletedDataFiles().size(),
+                expired.deletedMetadataFiles().size());
+
+        RemoveOrphanFiles orphans = t.removeOrphanFiles();
+        if (orphansOlderThan != null) {
+            orphans.olderThan(now - duration("--orphans-older-than", orphansOlderThan).toMillis());
+        }
+        if (dryRun) {
+            orphans.dryRun();
+        }
+        RemoveOrphanFilesResult removed = orphans.execute();
+        removed.orphanFiles().forEach(f -> out.printf("%s orphan file %s%n", verb, f));
+        out.printf(
+                "Orphans: %s %d files (%s)%n",
+                verb, removed.orphanFiles().size(), Sizes.format(removed.orphanBytes()));
+        if (dryRun) {
+            out.println("Dry run: nothing was changed");
+        }
+        return 0;
+    }
+
+    private Duration duration(String flag, String text) {
+        try {
+            return ConfigOption.key(flag)
+                    .durationType()
+                    .noDefaultValue()
+                    .withDescription("")
+                    .parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+}

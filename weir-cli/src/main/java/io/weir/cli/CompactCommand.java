@@ -1,0 +1,139 @@
+package io.weir.cli;
+
+import io.weir.Compaction;
+import io.weir.CompactionResult;
+import io.weir.DataFile;
+import io.weir.ScanTask;
+import io.weir.Table;
+import io.weir.Tables;
+import io.weir.exceptions.WeirException;
+import io.weir.flink.compaction.CompactionJob;
+import io.weir.io.LocalFileIO;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code weir compact}: compacts a table in this process (no Flink), one file group after the
+ * other, printing progress, and commits all groups as one compaction commit. Ingestion may go on
+ * meanwhile. For large tables, run the Flink {@code CompactionJob} on a cluster instead.
+ */
+@Command(
+        name = "compact",
+        description =
+                "Fold the log files of a table's file groups into sorted base files, in one commit."
+                        + " Safe while a job ingests into the table.")
+public final class CompactCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(names = "--table", required = true, paramLabel = "PATH", description = "The table.")
+    String table;
+
+    @Option(
+            names = "--partition",
+            paramLabel = "K=V[,K=V]",
+            description =
+                    "Only the file groups of these partitions (keys left out match any value).")
+    String partition;
+
+    @Option(
+            names = "--full",
+            description = "Compact every file group with a log file (or more than one file).")
+    boolean full;
+
+    @Option(
+            names = "--min-log-files",
+            paramLabel = "N",
+            description =
+                    "Compact file groups with at least N log files. Default: the table option"
+                            + " compaction.max-log-files.")
+    Integer minLogFiles;
+
+    @Override
+    public Integer call() {
+        try {
+            return run(spec.commandLine().getOut());
+        } catch (WeirException e) {
+            spec.commandLine().getErr().println("Error: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private int run(PrintWriter out) {
+        long start = System.nanoTime();
+        Table t = Tables.load(table);
+        CompactionJob.Options options =
+                new CompactionJob.Options(
+                        table,
+                        LocalFileIO::new,
+                        partition,
+                        full,
+                        minLogFiles == null ? -1 : minLogFiles,
+                        1);
+        List<ScanTask> tasks = CompactionJob.plan(t, options);
+        if (tasks.isEmpty()) {
+            out.printf("Nothing to compact in table %s (%s)%n", table, scope());
+            return 0;
+        }
+        long files = tasks.stream().mapToLong(task -> task.files().size()).sum();
+        long bytes = tasks.stream().mapToLong(CompactCommand::bytes).sum();
+        out.printf(
+                "Compacting %d file groups (%d files, %s) of table %s at commit %d (%s)%n",
+                tasks.size(),
+                files,
+                Sizes.format(bytes),
+                table,
+                tasks.get(0).snapshotId(),
+                scope());
+        Compaction compaction = t.newCompaction();
+        List<DataFile> outputs = new ArrayList<>();
+        long done = 0;
+        for (int i = 0; i < tasks.size(); i++) {
+            ScanTask task = tasks.get(i);
+            long groupStart = System.nanoTime();
+            List<DataFile> written = compaction.rewrite(task);
+            outputs.addAll(written);
+            done += bytes(task);
+            out.printf(
+                    "  [%d/%d] %s: %d files (%s) -> %d base files, %.1f s (%d%% of bytes)%n",
+                    i + 1,
+                    tasks.size(),
+                    task.fileGroup(),
+                    task.files().size(),
+                    Sizes.format(bytes(task)),
+                    written.size(),
+                    seconds(groupStart),
+                    bytes == 0 ? 100 : done * 100 / bytes);
+            out.flush();
+        }
+        CompactionResult result = compaction.commit(tasks, outputs);
+        out.printf(
+                "Committed commit %d: %d file groups, %d files replaced by %d (%s read), %.1f s%n",
+                result.commitId(),
+                result.fileGroups(),
+                result.filesRemoved(),
+                result.filesAdded(),
+                Sizes.format(bytes),
+                seconds(start));
+        return 0;
+    }
+
+    private String scope() {
+        return partition == null ? "all partitions" : "partition " + partition;
+    }
+
+    private static long bytes(ScanTask task) {
+        return task.files().stream().mapToLong(DataFile::sizeInBytes).sum();
+    }
+
+    private static double seconds(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+}

@@ -1,0 +1,162 @@
+package io.weir.cli;
+
+import io.weir.cli.format.ResultFormat;
+import io.weir.cli.format.ResultPrinter;
+import io.weir.cli.sql.Failures;
+import io.weir.cli.sql.FlinkSession;
+import io.weir.cli.sql.ScriptRunner;
+import io.weir.cli.sql.SqlStatement;
+import io.weir.cli.sql.StatementException;
+import io.weir.cli.sql.StatementSplitter;
+
+import org.apache.flink.table.api.config.TableConfigOptions;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/** {@code weir sql}: runs Flink SQL statements in an embedded local Flink. */
+@Command(
+        name = "sql",
+        description = {
+            "Run Flink SQL statements, in order, on an embedded local Flink (one JVM).",
+            "Queries print their rows to stdout; status lines and errors go to stderr."
+        },
+        sortOptions = false)
+public final class SqlCommand implements Callable<Integer> {
+
+    /** Exit code when a statement fails (or the script cannot be read or split). */
+    public static final int FAILED = 1;
+
+    /** Longer failure messages (a parser's list of expected tokens) are cut without --verbose. */
+    private static final int MAX_MESSAGE_LINES = 20;
+
+    static final class Source {
+        @Option(
+                names = {"-f", "--file"},
+                paramLabel = "FILE",
+                description = "Script to run ('-' reads standard input).")
+        String file;
+
+        @Option(
+                names = {"-e", "--execute"},
+                paramLabel = "STATEMENTS",
+                description = "Statements to run, separated by ';'.")
+        String statements;
+    }
+
+    @ArgGroup(multiplicity = "1")
+    Source source;
+
+    @Option(
+            names = "--format",
+            paramLabel = "table|csv",
+            description =
+                    "How queries print: a table like the SQL client's tableau mode, or CSV with a"
+                            + " header (an 'op' column first for streaming changelogs)."
+                            + " Default: ${DEFAULT-VALUE}",
+            defaultValue = "table",
+            converter = FormatConverter.class)
+    ResultFormat format;
+
+    @Option(
+            names = "-D",
+            paramLabel = "KEY=VALUE",
+            description =
+                    "Flink configuration to start with, e.g."
+                            + " -Dexecution.runtime-mode=batch (SET can change it later).")
+    Map<String, String> configuration = new LinkedHashMap<>();
+
+    @Option(names = "--verbose", description = "Print the stack trace of a failure.")
+    boolean verbose;
+
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<SqlStatement> statements;
+        try {
+            statements = StatementSplitter.split(script());
+        } catch (NoSuchFileException e) {
+            err.println("[ERROR] No such file: " + e.getMessage());
+            err.flush();
+            return FAILED;
+        } catch (IOException | IllegalArgumentException e) {
+            err.println("[ERROR] Cannot read the script: " + e.getMessage());
+            err.flush();
+            return FAILED;
+        }
+        try (FlinkSession session = new FlinkSession(configuration)) {
+            ResultPrinter printer =
+                    format.newPrinter(
+                            out,
+                            () ->
+                                    session.tableEnvironment()
+                                            .getConfig()
+                                            .get(TableConfigOptions.DISPLAY_MAX_COLUMN_WIDTH));
+            new ScriptRunner(session, printer, err).run(statements);
+            return 0;
+        } catch (StatementException e) {
+            SqlStatement s = e.statement();
+            err.println("[ERROR] " + capitalize(s.describe()) + " failed: " + s.firstLine());
+            List<String> lines = Failures.describe(e).stream().flatMap(String::lines).toList();
+            int shown = verbose ? lines.size() : Math.min(lines.size(), MAX_MESSAGE_LINES);
+            for (String line : lines.subList(0, shown)) {
+                err.println("  " + line);
+            }
+            if (shown < lines.size()) {
+                err.println("  ... (" + (lines.size() - shown) + " more lines)");
+            }
+            if (verbose) {
+                e.getCause().printStackTrace(err);
+            } else {
+                err.println("  (--verbose prints the stack trace)");
+            }
+            err.flush();
+            return FAILED;
+        } catch (Exception e) {
+            err.println("[ERROR] " + String.join("\n  ", Failures.describe(e)));
+            if (verbose) {
+                e.printStackTrace(err);
+            }
+            err.flush();
+            return FAILED;
+        }
+    }
+
+    private String script() throws IOException {
+        if (source.statements != null) {
+            return source.statements;
+        }
+        if (source.file.equals("-")) {
+            return new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        return Files.readString(Path.of(source.file), StandardCharsets.UTF_8);
+    }
+
+    private static String capitalize(String s) {
+        return Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    }
+
+    /** Accepts the format in any case. */
+    static final class FormatConverter implements picocli.CommandLine.ITypeConverter<ResultFormat> {
+        @Override
+        public ResultFormat convert(String value) {
+            return ResultFormat.valueOf(value.toUpperCase(java.util.Locale.ROOT));
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package io.weir.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code weir} command. */
+@Command(
+        name = "weir",
+        mixinStandardHelpOptions = true,
+        version = "weir 0.1.0-SNAPSHOT",
+        description = "Weir: lake tables kept up to date from change streams.",
+        subcommands = {
+            QuickStartCommand.class,
+            SqlCommand.class,
+            CompactCommand.class,
+            CleanCommand.class
+        })
+public final class WeirCommand {
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command line of {@code weir} with all its subcommands (tests set out and err). */
+    public static CommandLine commandLine() {
+        return new CommandLine(new WeirCommand());
+    }
+}

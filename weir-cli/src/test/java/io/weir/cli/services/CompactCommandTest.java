@@ -1,0 +1,72 @@
+package io.weir.cli.services;
+
+import io.weir.DataFile;
+import io.weir.FileGroupId;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code weir compact}: same rows, fewer files, partition filter honoured, progress printed. */
+class CompactCommandTest {
+    @TempDir Path dir;
+
+    @Test
+    void compactsOnePartitionThenAll() {
+        ServiceTable t = new ServiceTable(dir, 1);
+        for (int i = 0; i < 8; i++) {
+            t.commit(60);
+        }
+        List<List<Object>> before = t.rows();
+        Map<FileGroupId, List<DataFile>> groupsBefore = t.groups();
+
+        Cli one =
+                Cli.run(
+                        "compact",
+                        "--table",
+                        t.location,
+                        "--partition",
+                        "dt=2024-01-01",
+                        "--min-log-files",
+                        "2");
+        assertThat(one.exit()).as(one.err()).isZero();
+        assertThat(one.out())
+                .contains("Compacting 2 file groups")
+                .contains("[1/2] [2024-01-01]/bucket-")
+                .contains("[2/2]")
+                .contains("Committed commit 9: 2 file groups");
+        assertThat(t.rows()).isEqualTo(before);
+        t.groups()
+                .forEach(
+                        (group, files) -> {
+                            if (group.partition().values().get(0).equals("2024-01-01")) {
+                                assertThat(files).as("files of %s", group).hasSize(1);
+                            } else {
+                                assertThat(files).isEqualTo(groupsBefore.get(group));
+                            }
+                        });
+
+        Cli all = Cli.run("compact", "--table", t.location);
+        assertThat(all.exit()).as(all.err()).isZero();
+        assertThat(all.out()).contains("Compacting 2 file groups").contains("Committed commit 10");
+        assertThat(t.groups().values()).allSatisfy(files -> assertThat(files).hasSize(1));
+        assertThat(t.rows()).isEqualTo(before);
+
+        Cli nothing = Cli.run("compact", "--table", t.location);
+        assertThat(nothing.out()).contains("Nothing to compact");
+    }
+
+    @Test
+    void rejectsAPartitionKeyTheTableHasNot() {
+        ServiceTable t = new ServiceTable(dir, 2);
+        t.commit(10);
+        Cli cli = Cli.run("compact", "--table", t.location, "--partition", "day=2024-01-01");
+        assertThat(cli.exit()).isEqualTo(1);
+        assertThat(cli.err()).contains("'day' is not a partition key").contains("[dt]");
+    }
+}

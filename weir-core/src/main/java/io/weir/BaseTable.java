@@ -1,0 +1,142 @@
+package io.weir;
+
+import io.weir.commit.CommitLog;
+import io.weir.commit.TableState;
+import io.weir.io.FileIO;
+import io.weir.service.FileSnapshotLeases;
+import io.weir.service.OrphanFileRemoval;
+import io.weir.service.SnapshotExpiry;
+import io.weir.write.TableWriteImpl;
+
+/** The {@link Table} over a {@link CommitLog}. */
+final class BaseTable implements Table {
+    private final CommitLog log;
+
+    BaseTable(CommitLog log) {
+        this.log = log;
+    }
+
+    CommitLog commitLog() {
+        return log;
+    }
+
+    @Override
+    public String location() {
+        return log.location();
+    }
+
+    @Override
+    public FileIO io() {
+        return log.io();
+    }
+
+    @Override
+    public TableMetadata metadata() {
+        return log.metadata();
+    }
+
+    @Override
+    public Snapshot currentSnapshot() {
+        return log.current();
+    }
+
+    @Override
+    public Snapshot snapshot(long commitId) {
+        return log.state(commitId);
+    }
+
+    @Override
+    public Snapshot snapshotAsOf(long timestampMillis) {
+        return log.state(log.commitIdAsOf(timestampMillis));
+    }
+
+    @Override
+    public Commit commit(long commitId) {
+        return log.commit(commitId);
+    }
+
+    @Override
+    public void refresh() {
+        log.refresh();
+    }
+
+    TableState state(long commitId) {
+        return log.state(commitId);
+    }
+
+    @Override
+    public TableWrite.Builder newWrite() {
+        return new TableWrite.Builder() {
+            private int appendBucket;
+            private long writeBufferSize = metadata().options().writeBufferSize();
+
+            @Override
+            public TableWrite.Builder appendBucket(int bucket) {
+                this.appendBucket = bucket;
+                return this;
+            }
+
+            @Override
+            public TableWrite.Builder writeBufferSize(long bytes) {
+                this.writeBufferSize = bytes;
+                return this;
+            }
+
+            @Override
+            public TableWrite create() {
+                return new TableWriteImpl(
+                        io(), location(), metadata(), appendBucket, writeBufferSize);
+            }
+        };
+    }
+
+    @Override
+    public AppendFiles newAppend() {
+        return new BaseAppendFiles(log);
+    }
+
+    @Override
+    public OverwriteFiles newOverwrite() {
+        return new BaseOverwriteFiles(log);
+    }
+
+    @Override
+    public TableScan newScan() {
+        return new BaseTableScan(this);
+    }
+
+    @Override
+    public IncrementalScan newIncrementalScan() {
+        return new BaseIncrementalScan(this);
+    }
+
+    @Override
+    public Compaction newCompaction() {
+        return new BaseCompaction(this);
+    }
+
+    @Override
+    public long earliestRetainedCommit() {
+        return log.earliestRetainedCommit();
+    }
+
+    @Override
+    public ExpireSnapshots expireSnapshots() {
+        return new SnapshotExpiry(log);
+    }
+
+    @Override
+    public RemoveOrphanFiles removeOrphanFiles() {
+        return new OrphanFileRemoval(log);
+    }
+
+    @Override
+    public SnapshotLeases leases() {
+        return new FileSnapshotLeases(log);
+    }
+
+    @Override
+    public String toString() {
+        return "Table(" + location() + ")";
+    }
+}

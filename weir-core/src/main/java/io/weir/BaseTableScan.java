@@ -1,0 +1,165 @@
+package io.weir;
+
+import io.weir.data.RowKind;
+import io.weir.exceptions.ValidationException;
+import io.weir.expressions.BoundExpression;
+import io.weir.expressions.Conjuncts;
+import io.weir.expressions.Expression;
+import io.weir.expressions.Expressions;
+import io.weir.read.FileGroupReader;
+import io.weir.read.FilterProjectReader;
+import io.weir.read.RowReader;
+import io.weir.types.RowType;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** An immutable {@link TableScan}: each setter returns a new scan. */
+final class BaseTableScan implements TableScan {
+    private final BaseTable table;
+    private final Long commitId;
+    private final Long asOfMillis;
+    private final List<String> columns;
+    private final Expression filter;
+    private Snapshot snapshot;
+
+    BaseTableScan(BaseTable table) {
+        this(table, null, null, null, Expressions.alwaysTrue());
+    }
+
+    private BaseTableScan(
+            BaseTable table,
+            Long commitId,
+            Long asOfMillis,
+            List<String> columns,
+            Expression filter) {
+        this.table = table;
+        this.commitId = commitId;
+        this.asOfMillis = asOfMillis;
+        this.columns = columns;
+        this.filter = filter;
+    }
+
+    @Override
+    public TableScan useSnapshot(long id) {
+        return new BaseTableScan(table, id, null, columns, filter);
+    }
+
+    @Override
+    public TableScan asOfTime(long timestampMillis) {
+        return new BaseTableScan(table, null, timestampMillis, columns, filter);
+    }
+
+    @Override
+    public TableScan select(List<String> newColumns) {
+        projection(table.schema().rowType(), newColumns, table.location());
+        return new BaseTableScan(table, commitId, asOfMillis, List.copyOf(newColumns), filter);
+    }
+
+    @Override
+    public TableScan filter(Expression newFilter) {
+        Expression combined = Expressions.and(filter, newFilter);
+        combined.bind(table.schema().rowType());
+        return new BaseTableScan(table, commitId, asOfMillis, columns, combined);
+    }
+
+    @Override
+    public synchronized Snapshot snapshot() {
+        if (snapshot == null) {
+            if (commitId != null) {
+                snapshot = table.snapshot(commitId);
+            } else if (asOfMillis != null) {
+                snapshot = table.snapshotAsOf(asOfMillis);
+            } else {
+                snapshot = table.currentSnapshot();
+            }
+        }
+        return snapshot;
+    }
+
+    @Override
+    public RowType readType() {
+        RowType rowType = table.schema().rowType();
+        int[] positions = projection(rowType, columns, table.location());
+        return positions == null ? rowType : rowType.project(positions);
+    }
+
+    @Override
+    public List<ScanTask> plan() {
+        Schema schema = table.schema();
+        RowType rowType = schema.rowType();
+        BoundExpression all = filter.bind(rowType);
+        if (all.isAlwaysFalse()) {
+            return List.of();
+        }
+        BoundExpression onKey =
+                schema.hasPrimaryKey()
+                        ? Conjuncts.split(filter, schema.primaryKey()).onColumns().bind(rowType)
+                        : all;
+        Snapshot s = snapshot();
+        List<ScanTask> tasks = new ArrayList<>();
+        for (Map.Entry<FileGroupId, List<DataFile>> group : s.fileGroups().entrySet()) {
+            if (!all.mightMatchPartition(group.getKey().partition(), schema.partitionKeys())) {
+                continue;
+            }
+            List<DataFile> kept = new ArrayList<>();
+            boolean anyMightMatch = false;
+            for (DataFile f : group.getValue()) {
+                if (!mightMatch(f, onKey, schema)) {
+                    continue;
+                }
+                kept.add(f);
+                anyMightMatch |=
+                        f.kind() != FileKind.BASE
+                                || all.mightMatch(f.columnStats(), f.recordCount());
+            }
+            // For keyed tables a file's statistics may only drop the whole group: a file that
+            // cannot match may still hold the newer version of a row that another file matches.
+            if (!kept.isEmpty() && anyMightMatch) {
+                tasks.add(new ScanTask(s.id(), group.getKey(), kept));
+            }
+        }
+        return tasks;
+    }
+
+    private static boolean mightMatch(DataFile f, BoundExpression filter, Schema schema) {
+        if (schema.hasPrimaryKey()
+                && !filter.mightMatchKeyRange(f.minKey(), f.maxKey(), schema.primaryKey())) {
+            return false;
+        }
+        return f.kind() != FileKind.BASE || filter.mightMatch(f.columnStats(), f.recordCount());
+    }
+
+    @Override
+    public RowReader open(ScanTask task) {
+        RowType rowType = table.schema().rowType();
+        RowReader merged =
+                FileGroupReader.open(
+                        table.io(), table.location(), table.metadata(), task.files(), false);
+        return new FilterProjectReader(
+                merged,
+                rowType,
+                filter.bind(rowType),
+                projection(rowType, columns, table.location()),
+                RowKind.INSERT);
+    }
+
+    /** Positions of the selected columns, or null for all; unknown columns fail naming them. */
+    static int[] projection(RowType rowType, List<String> columns, String location) {
+        if (columns == null) {
+            return null;
+        }
+        int[] positions = new int[columns.size()];
+        for (int i = 0; i < positions.length; i++) {
+            positions[i] = rowType.indexOf(columns.get(i));
+            ValidationException.check(
+                    positions[i] >= 0,
+                    "Cannot select column '%s' of table %s: no such column (columns: %s)",
+                    columns.get(i),
+                    location,
+                    rowType.names());
+        }
+        return positions;
+    }
+}

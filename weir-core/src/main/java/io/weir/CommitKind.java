@@ -1,0 +1,15 @@
+package io.weir;
+
+/** What a commit did. */
+public enum CommitKind {
+    /** Added log (or base) files with new rows and changes. */
+    APPEND,
+    /**
+     * Replaced files of file groups with compacted base files; the table's content is unchanged.
+     */
+    COMPACT,
+    /** Replaced the content of the whole table or of some partitions. */
+    OVERWRITE,
+    /** Removed files no retained snapshot needs, or expired partitions. */
+    CLEAN
+}

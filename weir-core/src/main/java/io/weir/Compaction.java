@@ -1,0 +1,48 @@
+package io.weir;
+
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * Folds the log files of file groups into new base files sorted by primary key (Parquet, with
+ * column statistics), in one commit: {@code table.newCompaction().full().execute()}. The table's
+ * content does not change. Logs written to a group while it is being compacted stay and are newer
+ * than the new base, so compaction never conflicts with ingestion; two compactions of the same
+ * files conflict and the later fails.
+ */
+public interface Compaction {
+    /** Compact every file group that has any log file or more than one file. */
+    Compaction full();
+
+    /**
+     * Compact only file groups with at least this many log files (default: the table option {@code
+     * compaction.max-log-files}), or whose logs hold {@code compaction.max-log-bytes} if that is
+     * set.
+     */
+    Compaction minLogFiles(int count);
+
+    /** Compact only these file groups. */
+    Compaction fileGroups(Predicate<FileGroupId> groups);
+
+    /** The file groups that would be compacted. */
+    List<ScanTask> plan();
+
+    /** Writes the new base files and commits them; returns the commit, or null if nothing to do. */
+    CompactionResult execute();
+
+    /**
+     * Writes one planned file group ({@link #plan()}) as new base files and returns them, not yet
+     * committed. For engines that rewrite groups in parallel tasks and commit once with {@link
+     * #commit}; on failure the partial outputs are deleted.
+     */
+    List<DataFile> rewrite(ScanTask task);
+
+    /**
+     * Commits rewritten groups as one COMPACT commit: removes every file of {@code tasks}, adds
+     * {@code outputs} (all {@link #rewrite} results of those tasks). If another compaction replaced
+     * some of these files first, throws {@link io.weir.exceptions.CommitConflictException} and
+     * deletes {@code outputs}; they are deleted on any failure except {@link
+     * io.weir.exceptions.CommitStateUnknownException}.
+     */
+    CompactionResult commit(List<ScanTask> tasks, List<DataFile> outputs);
+}

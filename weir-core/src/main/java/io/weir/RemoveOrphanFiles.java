@@ -1,0 +1,32 @@
+package io.weir;
+
+/**
+ * Deletes files under the table location that no metadata references: files of writes that failed
+ * or were aborted (a writer's files that were never committed, a failed compaction's outputs) and
+ * temporary files of interrupted metadata writes: {@code table.removeOrphanFiles().execute()}.
+ *
+ * <p>A file is an orphan iff it is not live in the latest snapshot, no commit file that still
+ * exists adds or removes it, it is not part of the table's metadata ({@code _weir/}: only temporary
+ * files there can be orphans, never schemas, commits, checkpoints, markers or leases), and it was
+ * last modified before the cutoff. The cutoff protects files of writes in flight: it must be older
+ * than the longest time between writing a file and committing it (for a Flink job, including a
+ * restore from an old checkpoint). See docs/table-services.md.
+ */
+public interface RemoveOrphanFiles {
+
+    /**
+     * Deletes only files last modified before this time (default: now minus the table option {@code
+     * orphan.older-than}).
+     */
+    RemoveOrphanFiles olderThan(long timestampMillis);
+
+    /** Finds the orphans but deletes nothing. */
+    RemoveOrphanFiles dryRun();
+
+    /**
+     * Finds and (unless {@link #dryRun()}) deletes the orphans.
+     *
+     * @throws java.io.UncheckedIOException if listing, reading metadata or deleting fails
+     */
+    RemoveOrphanFilesResult execute();
+}

@@ -1,0 +1,88 @@
+package io.weir;
+
+import io.weir.io.FileIO;
+import io.weir.options.TableOptions;
+
+/**
+ * A Weir table: its metadata, its committed snapshots, and the factories of the operations on it.
+ * Operations read the latest committed state when they commit, so a {@code Table} object may be
+ * kept for the life of a job; {@link #refresh()} updates what the getters return.
+ */
+public interface Table {
+
+    /** The table's root location. */
+    String location();
+
+    FileIO io();
+
+    /** The current schema and options. */
+    TableMetadata metadata();
+
+    default Schema schema() {
+        return metadata().schema();
+    }
+
+    default TableOptions options() {
+        return metadata().options();
+    }
+
+    /** The latest committed snapshot as of the last load or refresh (id 0: nothing committed). */
+    Snapshot currentSnapshot();
+
+    /**
+     * The table as it was right after commit {@code commitId}.
+     *
+     * @throws io.weir.exceptions.SnapshotExpiredException if the snapshot expired
+     */
+    Snapshot snapshot(long commitId);
+
+    /**
+     * The table as it was at {@code timestampMillis}: the latest commit made at or before it.
+     *
+     * @throws io.weir.exceptions.SnapshotExpiredException if the table's state then expired
+     */
+    Snapshot snapshotAsOf(long timestampMillis);
+
+    /**
+     * The content of one commit.
+     *
+     * @throws io.weir.exceptions.SnapshotExpiredException if the commit expired
+     */
+    Commit commit(long commitId);
+
+    /** Re-reads the latest metadata and snapshot. */
+    void refresh();
+
+    /** A writer of rows (inserts, updates, deletes) that produces files to commit. */
+    TableWrite.Builder newWrite();
+
+    /** Commits files written by {@link TableWrite}s. */
+    AppendFiles newAppend();
+
+    /** Replaces the content of partitions, or of the whole table, with new files. */
+    OverwriteFiles newOverwrite();
+
+    /** Reads a snapshot: plan file groups, then read merged rows. */
+    TableScan newScan();
+
+    /** Reads the net changes between two snapshots. */
+    IncrementalScan newIncrementalScan();
+
+    /** Folds log files into sorted base files. */
+    Compaction newCompaction();
+
+    /**
+     * The earliest retained commit: snapshots before it have expired ({@link
+     * io.weir.exceptions.SnapshotExpiredException}); 0 if none has.
+     */
+    long earliestRetainedCommit();
+
+    /** Expires old snapshots and deletes the files only they need. */
+    ExpireSnapshots expireSnapshots();
+
+    /** Deletes files of failed writes that no metadata references. */
+    RemoveOrphanFiles removeOrphanFiles();
+
+    /** Leases by which readers keep the snapshots they read from expiring. */
+    SnapshotLeases leases();
+}

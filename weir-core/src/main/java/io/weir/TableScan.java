@@ -1,0 +1,53 @@
+package io.weir;
+
+import io.weir.expressions.Expression;
+import io.weir.read.RowReader;
+import io.weir.types.RowType;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads one snapshot of a table: {@code table.newScan().select("id", "v").filter(f).plan()}, then
+ * {@link #open} each task (e.g. in parallel, one per reader). Rows come out merged (one row per
+ * primary key, the latest), projected, filtered, with kind +I.
+ *
+ * <p>Filters prune partitions and files by metadata first (without opening files), then filter
+ * rows. For tables with a primary key, a file is skipped only where that is safe: by partition, by
+ * key range for filters on the first key column, and a whole file group by column statistics only
+ * when no file of the group can match.
+ */
+public interface TableScan {
+    /** Read the table as of this commit (default: the latest). */
+    TableScan useSnapshot(long commitId);
+
+    /** Read the table as of this time: the latest commit at or before it. */
+    TableScan asOfTime(long timestampMillis);
+
+    /** Read only these columns, in this order (default: all). */
+    TableScan select(List<String> columns);
+
+    default TableScan select(String... columns) {
+        return select(List.of(columns));
+    }
+
+    /** Read only rows that match (default: all). */
+    TableScan filter(Expression filter);
+
+    /** The snapshot this scan reads. */
+    Snapshot snapshot();
+
+    /** The type of the rows this scan returns. */
+    RowType readType();
+
+    /** The file groups to read, after pruning. */
+    List<ScanTask> plan();
+
+    /** Reads one planned task. */
+    RowReader open(ScanTask task);
+
+    /** Reads every planned task, one after another. */
+    default RowReader rows() {
+        return RowReaders.concat(new ArrayList<>(plan()), this::open);
+    }
+}

@@ -1,0 +1,67 @@
+package io.weir;
+
+import io.weir.commit.FileCommitLog;
+import io.weir.io.FileIO;
+import io.weir.io.LocalFileIO;
+import io.weir.options.TableOptions;
+import io.weir.read.FileGroupReader;
+
+import java.time.Clock;
+import java.util.Map;
+
+/** Creates and loads Weir tables. */
+public final class Tables {
+    private Tables() {}
+
+    /**
+     * Creates a table: writes its first schema and options; commits nothing (its first write will
+     * be commit 1).
+     *
+     * @throws io.weir.exceptions.TableAlreadyExistsException if a table exists at the location
+     * @throws io.weir.exceptions.ValidationException for invalid options or schema
+     */
+    public static Table create(
+            FileIO io, String location, Schema schema, Map<String, String> options) {
+        return create(io, location, schema, options, Clock.systemUTC());
+    }
+
+    /**
+     * Creates a table whose commit timestamps and table services (retention, leases, orphan
+     * removal) follow {@code clock}: for simulations and tests.
+     */
+    public static Table create(
+            FileIO io, String location, Schema schema, Map<String, String> options, Clock clock) {
+        TableMetadata metadata;
+        try {
+            metadata = new TableMetadata(0, schema, TableOptions.of(options), clock.millis());
+        } catch (IllegalArgumentException e) {
+            throw new io.weir.exceptions.ValidationException(
+                    "Cannot create table " + location + ": " + e.getMessage(), e);
+        }
+        FileGroupReader.sequenceField(metadata);
+        return new BaseTable(FileCommitLog.create(io, location, metadata, clock));
+    }
+
+    /** Creates a table on the local file system. */
+    public static Table create(String location, Schema schema, Map<String, String> options) {
+        return create(new LocalFileIO(), location, schema, options);
+    }
+
+    /**
+     * Loads the table at a location.
+     *
+     * @throws io.weir.exceptions.NoSuchTableException if there is none
+     */
+    public static Table load(FileIO io, String location) {
+        return load(io, location, Clock.systemUTC());
+    }
+
+    /** Loads a table whose commit timestamps and table services follow {@code clock}. */
+    public static Table load(FileIO io, String location, Clock clock) {
+        return new BaseTable(FileCommitLog.load(io, location, clock));
+    }
+
+    public static Table load(String location) {
+        return load(new LocalFileIO(), location);
+    }
+}

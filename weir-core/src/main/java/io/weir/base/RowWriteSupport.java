@@ -1,0 +1,223 @@
+package io.weir.base;
+
+import io.weir.data.BinaryRow;
+import io.weir.types.DataType;
+import io.weir.types.RowType;
+import io.weir.util.LittleEndian;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.conf.ParquetConfiguration;
+import org.apache.parquet.hadoop.api.WriteSupport;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.io.api.RecordConsumer;
+import org.apache.parquet.schema.MessageType;
+
+import java.util.Map;
+import java.util.stream.IntStream;
+
+/**
+ * Writes {@link BinaryRow}s to Parquet field by field straight from the row bytes: no Avro, no
+ * value objects except the {@link Binary} views the {@link RecordConsumer} API requires. Strings
+ * and binaries are passed as views of the row's bytes marked "reused", so parquet-java copies them
+ * only where it keeps them (dictionary entries and min/max statistics); plain-encoded values are
+ * copied into the page once.
+ */
+final class RowWriteSupport extends WriteSupport<BinaryRow> {
+    // What each column does, decided once per file.
+    private static final byte BOOLEAN = 0;
+    private static final byte BYTE = 1;
+    private static final byte SHORT = 2;
+    private static final byte INT = 3;
+    private static final byte LONG = 4;
+    private static final byte FLOAT = 5;
+    private static final byte DOUBLE = 6;
+    private static final byte LONG_AS_INT = 7; // DECIMAL(p <= 9): the unscaled long fits an int
+    private static final byte BIG_DECIMAL = 8;
+    private static final byte BYTES = 9;
+    private static final byte TIMESTAMP_MICROS = 10;
+    private static final byte TIMESTAMP_NANOS = 11;
+
+    private static final long MICROS_PER_MILLI = 1_000L;
+    private static final long NANOS_PER_MILLI = 1_000_000L;
+
+    private final MessageType schema;
+    private final Map<String, String> metadata;
+    private final String[] names;
+    private final byte[] kinds;
+    private final int[] requiredPositions;
+    private final int[] countPositions; // timestamps stored as micros or nanos: may overflow
+    private final byte[][] decimalScratch;
+    private RecordConsumer consumer;
+
+    RowWriteSupport(RowType rowType, Map<String, String> metadata) {
+        this.schema = ParquetTypes.messageType(rowType);
+        this.metadata = Map.copyOf(metadata);
+        int n = rowType.size();
+        this.names = new String[n];
+        this.kinds = new byte[n];
+        this.decimalScratch = new byte[n][];
+        for (int i = 0; i < n; i++) {
+            DataType type = rowType.type(i);
+            names[i] = rowType.field(i).name();
+            kinds[i] = kind(type);
+            if (kinds[i] == BIG_DECIMAL) {
+                decimalScratch[i] = new byte[ParquetTypes.decimalByteWidth(type.precision())];
+            }
+        }
+        this.requiredPositions =
+                IntStream.range(0, n).filter(i -> !rowType.type(i).nullable()).toArray();
+        this.countPositions =
+                IntStream.range(0, n)
+                        .filter(i -> kinds[i] == TIMESTAMP_MICROS || kinds[i] == TIMESTAMP_NANOS)
+                        .toArray();
+    }
+
+    private static byte kind(DataType type) {
+        return switch (type.root()) {
+            case BOOLEAN -> BOOLEAN;
+            case TINYINT -> BYTE;
+            case SMALLINT -> SHORT;
+            case INT, DATE, TIME -> INT;
+            case BIGINT -> LONG;
+            case FLOAT -> FLOAT;
+            case DOUBLE -> DOUBLE;
+            case DECIMAL -> {
+                if (type.precision() <= ParquetTypes.MAX_INT32_DECIMAL_PRECISION) {
+                    yield LONG_AS_INT;
+                }
+                yield type.isFixedLength() ? LONG : BIG_DECIMAL;
+            }
+            case CHAR, VARCHAR, BINARY, VARBINARY -> BYTES;
+            case TIMESTAMP, TIMESTAMP_LTZ ->
+                    switch (ParquetTypes.timeUnit(type)) {
+                        case MILLIS -> LONG; // the compact slot holds epoch millis
+                        case MICROS -> TIMESTAMP_MICROS;
+                        case NANOS -> TIMESTAMP_NANOS;
+                    };
+        };
+    }
+
+    MessageType schema() {
+        return schema;
+    }
+
+    /**
+     * Why {@code row} cannot be written, or null if it can: checked before a record is started, so
+     * that a rejected row leaves the file intact.
+     */
+    String problem(BinaryRow row) {
+        for (int i : requiredPositions) {
+            if (row.isNullAt(i)) {
+                return "column " + names[i] + " is NOT NULL but the row has null";
+            }
+        }
+        for (int i : countPositions) {
+            if (!row.isNullAt(i)) {
+                boolean nanos = kinds[i] == TIMESTAMP_NANOS;
+                try {
+                    timestamp(row, i, nanos ? NANOS_PER_MILLI : MICROS_PER_MILLI);
+                } catch (ArithmeticException e) {
+                    return "column "
+                            + names[i]
+                            + " holds "
+                            + row.getTimestamp(i, 9)
+                            + ", which is out of the range of a 64-bit count of "
+                            + (nanos
+                                    ? "nanoseconds since the epoch (1677-09-21T00:12:43.145224192"
+                                            + " to 2262-04-11T23:47:16.854775807)"
+                                    : "microseconds since the epoch");
+                }
+            }
+        }
+        return null;
+    }
+
+    @Override
+    @SuppressWarnings("deprecation") // abstract in parquet-java; unused with a ParquetConfiguration
+    public WriteContext init(Configuration configuration) {
+        return new WriteContext(schema, metadata);
+    }
+
+    @Override
+    public WriteContext init(ParquetConfiguration configuration) {
+        return new WriteContext(schema, metadata);
+    }
+
+    @Override
+    public String getName() {
+        return "weir";
+    }
+
+    @Override
+    public void prepareForWrite(RecordConsumer recordConsumer) {
+        this.consumer = recordConsumer;
+    }
+
+    @Override
+    public void write(BinaryRow row) {
+        consumer.startMessage();
+        for (int i = 0; i < kinds.length; i++) {
+            if (row.isNullAt(i)) {
+                continue; // an absent optional field is a null
+            }
+            consumer.startField(names[i], i);
+            writeField(row, i);
+            consumer.endField(names[i], i);
+        }
+        consumer.endMessage();
+    }
+
+    private void writeField(BinaryRow row, int i) {
+        switch (kinds[i]) {
+            case BOOLEAN -> consumer.addBoolean(row.getBoolean(i));
+            case BYTE -> consumer.addInteger(row.getByte(i));
+            case SHORT -> consumer.addInteger(row.getShort(i));
+            case INT -> consumer.addInteger(row.getInt(i));
+            case LONG -> consumer.addLong(row.getLong(i));
+            case FLOAT -> consumer.addFloat(row.getFloat(i));
+            case DOUBLE -> consumer.addDouble(row.getDouble(i));
+            case LONG_AS_INT -> consumer.addInteger((int) row.getLong(i));
+            case BIG_DECIMAL -> consumer.addBinary(bigDecimal(row, i));
+            case BYTES ->
+                    consumer.addBinary(
+                            Binary.fromReusedByteArray(
+                                    row.bytes(), row.varDataOffset(i), row.varDataLength(i)));
+            case TIMESTAMP_MICROS -> consumer.addLong(timestamp(row, i, MICROS_PER_MILLI));
+            case TIMESTAMP_NANOS -> consumer.addLong(timestamp(row, i, NANOS_PER_MILLI));
+            default -> throw new IllegalStateException("Unknown column kind " + kinds[i]);
+        }
+    }
+
+    /**
+     * The row holds the minimal big-endian two's complement of the unscaled value; Parquet's
+     * FIXED_LEN_BYTE_ARRAY needs it sign-extended to the column's width.
+     */
+    private Binary bigDecimal(BinaryRow row, int i) {
+        long slot = row.getLong(i);
+        int start = row.offset() + (int) (slot >>> 32);
+        int length = (int) slot;
+        byte[] out = decimalScratch[i];
+        int pad = out.length - length;
+        byte sign = length > 0 && row.bytes()[start] < 0 ? (byte) -1 : 0;
+        for (int k = 0; k < pad; k++) {
+            out[k] = sign;
+        }
+        System.arraycopy(row.bytes(), start, out, pad, length);
+        return Binary.fromReusedByteArray(out, 0, out.length);
+    }
+
+    /**
+     * The timestamp as a count of micros or nanos since the epoch, floored to the unit; fails with
+     * ArithmeticException outside the INT64 range.
+     */
+    private static long timestamp(BinaryRow row, int i, long unitsPerMilli) {
+        long slot = row.getLong(i);
+        long millis = LittleEndian.getLong(row.bytes(), row.offset() + (int) (slot >>> 32));
+        long units = (int) slot * unitsPerMilli / NANOS_PER_MILLI; // nano of milli, truncated
+        // millis * unitsPerMilli alone may overflow where the sum does not (near the minimum)
+        return millis < 0
+                ? Math.addExact(
+                        Math.multiplyExact(millis + 1, unitsPerMilli), units - unitsPerMilli)
+                : Math.addExact(Math.multiplyExact(millis, unitsPerMilli), units);
+    }
+}

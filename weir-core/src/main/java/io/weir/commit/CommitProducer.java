@@ -1,0 +1,257 @@
+package io.weir.commit;
+
+import io.weir.Commit;
+import io.weir.CommitKind;
+import io.weir.DataFile;
+import io.weir.FileKind;
+import io.weir.exceptions.CommitConflictException;
+import io.weir.exceptions.CommitStateUnknownException;
+import io.weir.exceptions.CorruptFileException;
+import io.weir.exceptions.SnapshotExpiredException;
+import io.weir.exceptions.ValidationException;
+import io.weir.exceptions.WeirException;
+import io.weir.options.TableOptions;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The one commit loop (Iceberg's SnapshotProducer idea): resolve the request against the latest
+ * state, publish commit {@code N + 1} with an atomic create-if-absent, and on a lost race reload
+ * and try again with a randomized backoff.
+ */
+final class CommitProducer {
+    private static final Logger LOG = LoggerFactory.getLogger(CommitProducer.class);
+    private static final long MIN_WAIT_MILLIS = 5;
+    private static final long MAX_WAIT_MILLIS = 1000;
+    static final String EXPIRED_PROPERTY = "expired";
+
+    private final FileCommitLog log;
+    private final CommitRequest request;
+    private final Clock clock;
+
+    CommitProducer(FileCommitLog log, CommitRequest request, Clock clock) {
+        this.log = log;
+        this.request = request;
+        this.clock = clock;
+    }
+
+    CommitResult commit() {
+        int maxRetries = log.metadata().options().commitMaxRetries();
+        TableState base = log.refresh();
+        for (int attempt = 0; ; attempt++) {
+            if (alreadyCommitted(base)) {
+                WriterCheckpoint w = base.writers().get(request.writerId());
+                LOG.info(
+                        "Checkpoint {} of writer {} is committed already (commit {} holds {}) in"
+                                + " table {}",
+                        request.checkpointId(),
+                        request.writerId(),
+                        w.commitId(),
+                        w.checkpointId(),
+                        log.location());
+                return new CommitResult(earlierCommit(w, base), base, true);
+            }
+            Commit commit = resolve(base);
+            Commit landed = publish(commit);
+            if (landed != null) {
+                TableState next = base.apply(landed);
+                log.published(next);
+                return new CommitResult(landed, next, false);
+            }
+            if (attempt >= maxRetries) {
+                throw new CommitConflictException(
+                        String.format(
+                                "Cannot commit %s to table %s: lost the race for the next commit"
+                                        + " id %d times (last tried commit %d; %s = %d)",
+                                request,
+                                log.location(),
+                                attempt + 1,
+                                commit.id(),
+                                TableOptions.COMMIT_MAX_RETRIES.key(),
+                                maxRetries));
+            }
+            LOG.debug(
+                    "Lost the race for commit {} of table {} (attempt {}); retrying",
+                    commit.id(),
+                    log.location(),
+                    attempt + 1);
+            backoff(attempt);
+            base = log.refresh();
+        }
+    }
+
+    /**
+     * The commit that holds the writer's last checkpoint; if it has expired (a job restored from an
+     * old checkpoint), a stand-in without files (see {@link CommitResult}).
+     */
+    private Commit earlierCommit(WriterCheckpoint w, TableState base) {
+        try {
+            return log.commit(w.commitId());
+        } catch (SnapshotExpiredException e) {
+            return new Commit(
+                    w.commitId(),
+                    0,
+                    CommitKind.APPEND,
+                    base.schemaId(),
+                    request.writerId(),
+                    w.checkpointId(),
+                    List.of(),
+                    List.of(),
+                    Map.of(EXPIRED_PROPERTY, "true"));
+        }
+    }
+
+    private boolean alreadyCommitted(TableState base) {
+        return request.writerId() != null
+                && request.checkpointId() >= 0
+                && base.lastCheckpointId(request.writerId()) >= request.checkpointId();
+    }
+
+    /** The commit the request makes on top of {@code base}. */
+    Commit resolve(TableState base) {
+        Set<String> removed = new LinkedHashSet<>();
+        for (String path : request.removed()) {
+            if (!base.isLive(path)) {
+                throw new CommitConflictException(
+                        String.format(
+                                "Cannot commit %s to table %s: file %s is not live as of commit %d"
+                                        + " (a concurrent commit removed it, or it never existed)",
+                                request, log.location(), path, base.commitId()));
+            }
+            removed.add(path);
+        }
+        if (request.overwriteAll()) {
+            base.files().forEach(f -> removed.add(f.path()));
+        } else if (!request.overwritePartitions().isEmpty()) {
+            base.files(request.overwritePartitions()).forEach(f -> removed.add(f.path()));
+        }
+        long sequence = base.lastSequence();
+        List<DataFile> added = new ArrayList<>(request.added().size());
+        for (DataFile f : request.added()) {
+            ValidationException.check(
+                    !base.isLive(f.path()),
+                    "Cannot commit %s to table %s: file %s is live already (as of commit %d)",
+                    request,
+                    log.location(),
+                    f.path(),
+                    base.commitId());
+            if (f.kind() == FileKind.LOG || f.sequence() < 0) {
+                added.add(f.withSequence(++sequence));
+            } else {
+                // A compacted base takes the greatest sequence it merged: never a future one.
+                ValidationException.check(
+                        f.sequence() <= base.lastSequence(),
+                        "Cannot commit %s to table %s: base file %s has sequence %d, greater than"
+                                + " the table's last sequence %d",
+                        request,
+                        log.location(),
+                        f.path(),
+                        f.sequence(),
+                        base.lastSequence());
+                added.add(f);
+            }
+        }
+        int schemaId = request.schemaId() >= 0 ? request.schemaId() : base.schemaId();
+        if (schemaId != base.schemaId()) {
+            log.metadata(schemaId); // fails if the schema version does not exist
+        }
+        // Commit timestamps never decrease, so that time travel can binary-search them.
+        long timestamp = Math.max(clock.millis(), base.timestampMillis());
+        return new Commit(
+                base.commitId() + 1,
+                timestamp,
+                request.kind(),
+                schemaId,
+                request.writerId(),
+                request.checkpointId(),
+                added,
+                List.copyOf(removed),
+                request.properties());
+    }
+
+    /**
+     * Publishes the commit file. Returns the commit that now holds our change (ours, or the same
+     * writer checkpoint published by an earlier attempt whose reply was lost), or null if another
+     * commit won the id.
+     */
+    private Commit publish(Commit commit) {
+        String path = log.files().paths().commit(commit.id());
+        byte[] json = CommitParser.toJson(commit).getBytes(StandardCharsets.UTF_8);
+        try {
+            return log.files().io().writeIfAbsent(path, json) ? commit : null;
+        } catch (IOException | UncheckedIOException e) {
+            return afterPublishFailure(commit, path, json, e);
+        }
+    }
+
+    /**
+     * The write may or may not have happened. If the file exists, it tells: our bytes (or our
+     * writer checkpoint) mean we landed; other content means we lost the id, and since the create
+     * is atomic we can never land there later. Without the file we cannot tell.
+     */
+    private Commit afterPublishFailure(Commit commit, String path, byte[] json, Exception cause) {
+        byte[] found;
+        try {
+            found = log.files().read(path);
+        } catch (RuntimeException e) {
+            cause.addSuppressed(e);
+            found = null;
+        }
+        if (found == null) {
+            throw new CommitStateUnknownException(
+                    String.format(
+                            "Cannot tell whether commit %d of table %s landed: writing %s failed"
+                                    + " (%s). Reload the table before retrying, and do not delete"
+                                    + " the commit's files",
+                            commit.id(), log.location(), path, cause),
+                    cause);
+        }
+        if (Arrays.equals(found, json)) {
+            return commit;
+        }
+        if (commit.writerId() != null && commit.checkpointId() >= 0) {
+            try {
+                Commit other =
+                        CommitParser.fromJson(path, new String(found, StandardCharsets.UTF_8));
+                if (Objects.equals(other.writerId(), commit.writerId())
+                        && other.checkpointId() == commit.checkpointId()) {
+                    return other;
+                }
+            } catch (CorruptFileException e) {
+                cause.addSuppressed(e);
+            }
+        }
+        LOG.info("Lost the race for {} after a write error: {}", path, cause.toString());
+        return null;
+    }
+
+    private void backoff(int attempt) {
+        long cap = Math.min(MAX_WAIT_MILLIS, MIN_WAIT_MILLIS << Math.min(attempt, 16));
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextLong(cap / 2, cap + 1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new WeirException(
+                    "Cannot commit "
+                            + request
+                            + " to table "
+                            + log.location()
+                            + ": interrupted while waiting to retry; nothing was committed",
+                    e);
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package io.weir.commit;
+
+import io.weir.ColumnStats;
+import io.weir.DataFile;
+import io.weir.FileKind;
+import io.weir.Partition;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** JSON codec of a {@link DataFile} inside commit and checkpoint documents. */
+final class DataFileParser {
+    static final String PATH = "path";
+    static final String KIND = "kind";
+    static final String PARTITION = "partition";
+    static final String BUCKET = "bucket";
+    static final String RECORD_COUNT = "record-count";
+    static final String SIZE_IN_BYTES = "size-in-bytes";
+    static final String SEQUENCE = "sequence";
+    static final String SCHEMA_ID = "schema-id";
+    static final String MIN_KEY = "min-key";
+    static final String MAX_KEY = "max-key";
+    static final String COLUMN_STATS = "column-stats";
+    static final String MIN = "min";
+    static final String MAX = "max";
+    static final String NULL_COUNT = "null-count";
+
+    private DataFileParser() {}
+
+    static void write(JsonGenerator gen, DataFile file) throws IOException {
+        gen.writeStartObject();
+        gen.writeStringField(PATH, file.path());
+        gen.writeStringField(KIND, file.kind().name());
+        Json.writeStrings(gen, PARTITION, file.partition().values());
+        gen.writeNumberField(BUCKET, file.bucket());
+        gen.writeNumberField(RECORD_COUNT, file.recordCount());
+        gen.writeNumberField(SIZE_IN_BYTES, file.sizeInBytes());
+        gen.writeNumberField(SEQUENCE, file.sequence());
+        gen.writeNumberField(SCHEMA_ID, file.schemaId());
+        if (!file.minKey().isEmpty() || !file.maxKey().isEmpty()) {
+            Json.writeStrings(gen, MIN_KEY, file.minKey());
+            Json.writeStrings(gen, MAX_KEY, file.maxKey());
+        }
+        if (!file.columnStats().isEmpty()) {
+            gen.writeObjectFieldStart(COLUMN_STATS);
+            for (Map.Entry<Integer, ColumnStats> e : new TreeMap<>(file.columnStats()).entrySet()) {
+                ColumnStats s = e.getValue();
+                gen.writeObjectFieldStart(String.valueOf(e.getKey()));
+                Json.writeOptionalString(gen, MIN, s.min());
+                Json.writeOptionalString(gen, MAX, s.max());
+                gen.writeNumberField(NULL_COUNT, s.nullCount());
+                gen.writeEndObject();
+            }
+            gen.writeEndObject();
+        }
+        gen.writeEndObject();
+    }
+
+    static DataFile read(JsonFields f) {
+        Map<Integer, ColumnStats> stats = new HashMap<>();
+        if (f.has(COLUMN_STATS)) {
+            JsonFields statsJson = f.object(COLUMN_STATS);
+            for (String key : statsJson.names()) {
+                int fieldId;
+                try {
+                    fieldId = Integer.parseInt(key);
+                } catch (NumberFormatException e) {
+                    throw f.invalid(COLUMN_STATS, "key \"" + key + "\" is not a field id");
+                }
+                JsonFields s = statsJson.object(key);
+                stats.put(
+                        fieldId,
+                        new ColumnStats(
+                                s.optionalString(MIN),
+                                s.optionalString(MAX),
+                                s.requiredLong(NULL_COUNT)));
+            }
+        }
+        return new DataFile(
+                f.requiredString(PATH),
+                f.requiredEnum(KIND, FileKind.class),
+                new Partition(f.stringList(PARTITION)),
+                f.requiredInt(BUCKET),
+                f.requiredLong(RECORD_COUNT),
+                f.requiredLong(SIZE_IN_BYTES),
+                f.requiredLong(SEQUENCE),
+                f.requiredInt(SCHEMA_ID),
+                f.optionalStringList(MIN_KEY),
+                f.optionalStringList(MAX_KEY),
+                stats);
+    }
+}

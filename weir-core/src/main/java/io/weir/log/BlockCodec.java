@@ -1,0 +1,44 @@
+package io.weir.log;
+
+import java.util.zip.DataFormatException;
+
+/**
+ * Compresses and decompresses block payloads. An instance holds reusable native or Java state and
+ * is used by one thread; NONE has no codec (its payload is stored as is, with no copy).
+ */
+interface BlockCodec extends AutoCloseable {
+
+    /** The zstd level: level 1 is zstd's fastest standard level, and log files are short-lived. */
+    int ZSTD_LEVEL = 1;
+
+    LogCodec codec();
+
+    /** The capacity {@link #compress} needs in {@code dst} for {@code rawLength} bytes. */
+    int maxCompressedLength(int rawLength);
+
+    /** Compresses {@code src} into {@code dst} and returns the compressed length. */
+    int compress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstCapacity);
+
+    /**
+     * Decompresses {@code src} into exactly {@code rawLength} bytes of {@code dst}.
+     *
+     * @throws DataFormatException if the input is malformed or does not decompress to exactly
+     *     {@code rawLength} bytes
+     */
+    void decompress(byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int rawLength)
+            throws DataFormatException;
+
+    /** Releases native state; the codec is unusable afterwards. */
+    @Override
+    void close();
+
+    static BlockCodec create(LogCodec codec) {
+        return switch (codec) {
+            case LZ4 -> new Lz4BlockCodec();
+            case ZSTD -> new ZstdBlockCodec(ZSTD_LEVEL);
+            case NONE ->
+                    throw new IllegalArgumentException(
+                            "Codec NONE has no block codec: its payload is stored as is");
+        };
+    }
+}

@@ -1,0 +1,17 @@
+package io.weir.log;
+
+import java.util.Objects;
+
+/**
+ * What a {@link LogFileWriter} wrote.
+ *
+ * @param path the file's path, as its {@code OutputFile} names it
+ * @param recordCount the number of records of every kind
+ * @param fileSizeInBytes the file's size
+ * @param deleteCount the number of records of kind DELETE (-D)
+ */
+public record LogFileInfo(String path, long recordCount, long fileSizeInBytes, long deleteCount) {
+    public LogFileInfo {
+        Objects.requireNonNull(path, "path");
+    }
+}

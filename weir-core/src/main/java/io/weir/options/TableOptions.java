@@ -1,0 +1,488 @@
+package io.weir.options;
+
+import io.weir.base.BaseFileCompression;
+import io.weir.log.LogCodec;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * The options of a table, declared once with their defaults and documentation, and a resolved,
+ * immutable view of one table's values. Stored with the table's schema; engines (the Flink
+ * connector) expose the same keys.
+ */
+public final class TableOptions {
+
+    public static final ConfigOption<Integer> BUCKET =
+            ConfigOption.key("bucket")
+                    .intType()
+                    .defaultValue(4)
+                    .checking(v -> v >= 1 && v <= 32768, "must be between 1 and 32768")
+                    .withDescription(
+                            "Number of buckets per partition. A record's bucket is the Weir key hash"
+                                    + " of its primary key modulo this number (docs/format.md); each"
+                                    + " bucket of each partition is one file group.");
+
+    public static final ConfigOption<MergeEngine> MERGE_ENGINE =
+            ConfigOption.key("merge-engine")
+                    .enumType(MergeEngine.class)
+                    .defaultValue(MergeEngine.DEDUPLICATE)
+                    .withDescription("How records with the same primary key are merged.");
+
+    public static final ConfigOption<String> SEQUENCE_FIELD =
+            ConfigOption.key("sequence.field")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "A column that orders the records of one key: the record with the greatest"
+                                    + " value wins, so a late record with an older value does not"
+                                    + " overwrite a newer one. Without it the latest written wins.");
+
+    public static final ConfigOption<LogCodec> LOG_CODEC =
+            ConfigOption.key("log.codec")
+                    .enumType(LogCodec.class)
+                    .defaultValue(LogCodec.LZ4)
+                    .withDescription("Compression of log file blocks.");
+
+    public static final ConfigOption<MemorySize> LOG_BLOCK_SIZE =
+            ConfigOption.key("log.block-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.ofMebiBytes(1))
+                    .checking(
+                            v -> v.bytes() >= 4096 && v.bytes() <= (256L << 20),
+                            "must be between 4 kb and 256 mb")
+                    .withDescription(
+                            "Uncompressed size at which a log block is closed and a new one started;"
+                                    + " bounds the memory a reader needs per log file.");
+
+    public static final ConfigOption<MemorySize> WRITE_BUFFER_SIZE =
+            ConfigOption.key("write-buffer-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.ofMebiBytes(256))
+                    .checking(v -> v.bytes() >= (1L << 20), "must be at least 1 mb")
+                    .withDescription(
+                            "Memory of one writer for buffered rows and their sort index, shared by"
+                                    + " all partitions and buckets it writes. When full, the writer"
+                                    + " flushes (log files that are committed with the next commit).");
+
+    public static final ConfigOption<MemorySize> PAGE_SIZE =
+            ConfigOption.key("page-size")
+                    .memoryType()
+                    .defaultValue(new MemorySize(64 << 10))
+                    .checking(
+                            v ->
+                                    v.bytes() >= 4096
+                                            && v.bytes() <= (16 << 20)
+                                            && Long.bitCount(v.bytes()) == 1,
+                            "must be a power of two between 4 kb and 16 mb")
+                    .withDescription("Size of the memory pages of the write buffer.");
+
+    public static final ConfigOption<Boolean> WRITE_ONLY =
+            ConfigOption.key("write-only")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "If true, the ingestion job never compacts (nor expires snapshots);"
+                                    + " compaction is left to a separate job ('weir compact', the"
+                                    + " Flink CompactionJob). If false, the Flink sink compacts the"
+                                    + " file groups that are due in the background after its"
+                                    + " commits (docs/flink-sink.md).");
+
+    public static final ConfigOption<BaseFileCompression> FILE_COMPRESSION =
+            ConfigOption.key("file.compression")
+                    .enumType(BaseFileCompression.class)
+                    .defaultValue(BaseFileCompression.ZSTD)
+                    .withDescription("Compression of Parquet base files.");
+
+    public static final ConfigOption<MemorySize> TARGET_FILE_SIZE =
+            ConfigOption.key("target-file-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.ofMebiBytes(128))
+                    .checking(v -> v.bytes() >= (1L << 20), "must be at least 1 mb")
+                    .withDescription("Target size of a base file written by compaction.");
+
+    public static final ConfigOption<Integer> COMPACTION_MAX_LOG_FILES =
+            ConfigOption.key("compaction.max-log-files")
+                    .intType()
+                    .defaultValue(5)
+                    .checking(v -> v >= 1, "must be at least 1")
+                    .withDescription(
+                            "A file group is due for compaction when it has this many log files"
+                                    + " (or its logs hold compaction.max-log-bytes).");
+
+    public static final ConfigOption<MemorySize> COMPACTION_MAX_LOG_BYTES =
+            ConfigOption.key("compaction.max-log-bytes")
+                    .memoryType()
+                    .noDefaultValue()
+                    .checking(v -> v.bytes() >= 1, "must be at least 1 b")
+                    .withDescription(
+                            "A file group is also due for compaction when its log files hold this"
+                                    + " many bytes. Unset: only the log count counts.");
+
+    public static final ConfigOption<Integer> COMPACTION_FULL_DELTA_COMMITS =
+            ConfigOption.key("compaction.full.delta-commits")
+                    .intType()
+                    .noDefaultValue()
+                    .checking(v -> v >= 1, "must be at least 1")
+                    .withDescription(
+                            "In-job compaction: after this many commits of the ingestion job since"
+                                    + " its last full round, compact every file group that has a log"
+                                    + " file, however few (within the round budget). Unset: never.");
+
+    public static final ConfigOption<Duration> COMPACTION_FULL_INTERVAL =
+            ConfigOption.key("compaction.full.interval")
+                    .durationType()
+                    .noDefaultValue()
+                    .checking(v -> v.toMillis() >= 1, "must be positive")
+                    .withDescription(
+                            "In-job compaction: when this much time passed since the job's last"
+                                    + " full round (or its start), the next round compacts every file"
+                                    + " group that has a log file. Unset: never.");
+
+    public static final ConfigOption<Integer> COMPACTION_ROUND_MAX_FILE_GROUPS =
+            ConfigOption.key("compaction.round.max-file-groups")
+                    .intType()
+                    .defaultValue(64)
+                    .checking(v -> v >= 1, "must be at least 1")
+                    .withDescription(
+                            "In-job compaction: the most file groups one round compacts (those"
+                                    + " with the most log files first); the rest wait for the next"
+                                    + " round. One round runs at a time and commits once.");
+
+    public static final ConfigOption<MemorySize> COMPACTION_ROUND_MAX_BYTES =
+            ConfigOption.key("compaction.round.max-bytes")
+                    .memoryType()
+                    .defaultValue(MemorySize.ofMebiBytes(2048))
+                    .checking(v -> v.bytes() >= 1, "must be at least 1 b")
+                    .withDescription(
+                            "In-job compaction: the most input bytes one round reads; a round"
+                                    + " always takes at least one file group.");
+
+    public static final ConfigOption<Integer> COMPACTION_THREADS =
+            ConfigOption.key("compaction.threads")
+                    .intType()
+                    .defaultValue(1)
+                    .checking(v -> v >= 1 && v <= 64, "must be between 1 and 64")
+                    .withDescription(
+                            "In-job compaction: threads that rewrite the file groups of a round in"
+                                    + " parallel, next to the writers.");
+
+    public static final ConfigOption<Integer> METADATA_CHECKPOINT_INTERVAL =
+            ConfigOption.key("metadata.checkpoint-interval")
+                    .intType()
+                    .defaultValue(50)
+                    .checking(v -> v >= 1, "must be at least 1")
+                    .withDescription(
+                            "Every this many commits a checkpoint of the full table state is"
+                                    + " written, so loading a table reads one checkpoint and at most"
+                                    + " this many commits.");
+
+    public static final ConfigOption<Integer> COMMIT_MAX_RETRIES =
+            ConfigOption.key("commit.max-retries")
+                    .intType()
+                    .defaultValue(10)
+                    .checking(v -> v >= 0, "must be at least 0")
+                    .withDescription(
+                            "How often a commit that lost a race with a concurrent commit is retried"
+                                    + " before it fails.");
+
+    public static final ConfigOption<Integer> SNAPSHOT_NUM_RETAINED_MIN =
+            ConfigOption.key("snapshot.num-retained.min")
+                    .intType()
+                    .defaultValue(10)
+                    .checking(v -> v >= 1, "must be at least 1")
+                    .withDescription(
+                            "Snapshot expiry never leaves fewer than this many of the latest commits"
+                                    + " (time travel targets), whatever their age; the latest commit"
+                                    + " is always retained. See docs/table-services.md.");
+
+    public static final ConfigOption<Integer> SNAPSHOT_NUM_RETAINED_MAX =
+            ConfigOption.key("snapshot.num-retained.max")
+                    .intType()
+                    .defaultValue(Integer.MAX_VALUE)
+                    .checking(v -> v >= 1, "must be at least 1")
+                    .withDescription(
+                            "Snapshot expiry expires the oldest snapshots, however young, while more"
+                                    + " than this many commits are retained. Must be at least"
+                                    + " snapshot.num-retained.min, which wins over it; reader leases"
+                                    + " win over both.");
+
+    public static final ConfigOption<Duration> SNAPSHOT_TIME_RETAINED =
+            ConfigOption.key("snapshot.time-retained")
+                    .durationType()
+                    .defaultValue(Duration.ofHours(1))
+                    .withDescription(
+                            "Snapshot expiry keeps every snapshot that was the table's latest at some"
+                                    + " time within this duration before now: snapshot N expires by"
+                                    + " age only once commit N + 1 is older than this. So time travel"
+                                    + " to any time within it, and a batch read shorter than it, work"
+                                    + " without a lease. Bounded by snapshot.num-retained.min and"
+                                    + " .max.");
+
+    public static final ConfigOption<Boolean> SNAPSHOT_EXPIRE_IN_JOB =
+            ConfigOption.key("snapshot.expire.in-job")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "If true, an ingestion job that compacts (write-only false) also"
+                                    + " expires snapshots, after its commits, in the background (at"
+                                    + " most one expiry at a time). Off by default: run one expiry per"
+                                    + " table, e.g. 'weir clean'.");
+
+    public static final ConfigOption<Duration> ORPHAN_OLDER_THAN =
+            ConfigOption.key("orphan.older-than")
+                    .durationType()
+                    .defaultValue(Duration.ofDays(1))
+                    .checking(v -> v.toMillis() >= 60_000, "must be at least 1 min")
+                    .withDescription(
+                            "Orphan removal deletes an unreferenced file only if it was last modified"
+                                    + " longer ago than this, so that files of writes in flight survive."
+                                    + " Must exceed the longest time from writing a file to committing"
+                                    + " it (for Flink: a checkpoint, or a restore from an old one).");
+
+    /** Every table option, by key. */
+    public static final Map<String, ConfigOption<?>> ALL =
+            index(
+                    BUCKET,
+                    MERGE_ENGINE,
+                    SEQUENCE_FIELD,
+                    LOG_CODEC,
+                    LOG_BLOCK_SIZE,
+                    WRITE_BUFFER_SIZE,
+                    PAGE_SIZE,
+                    WRITE_ONLY,
+                    FILE_COMPRESSION,
+                    TARGET_FILE_SIZE,
+                    COMPACTION_MAX_LOG_FILES,
+                    COMPACTION_MAX_LOG_BYTES,
+                    COMPACTION_FULL_DELTA_COMMITS,
+                    COMPACTION_FULL_INTERVAL,
+                    COMPACTION_ROUND_MAX_FILE_GROUPS,
+                    COMPACTION_ROUND_MAX_BYTES,
+                    COMPACTION_THREADS,
+                    METADATA_CHECKPOINT_INTERVAL,
+                    COMMIT_MAX_RETRIES,
+                    SNAPSHOT_NUM_RETAINED_MIN,
+                    SNAPSHOT_NUM_RETAINED_MAX,
+                    SNAPSHOT_TIME_RETAINED,
+                    SNAPSHOT_EXPIRE_IN_JOB,
+                    ORPHAN_OLDER_THAN);
+
+    private final Map<String, String> raw;
+    private final Map<ConfigOption<?>, Object> values;
+
+    private TableOptions(Map<String, String> raw) {
+        this.raw = Collections.unmodifiableMap(new TreeMap<>(raw));
+        Map<ConfigOption<?>, Object> parsed = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : this.raw.entrySet()) {
+            ConfigOption<?> option = ALL.get(e.getKey());
+            if (option == null) {
+                throw new IllegalArgumentException(
+                        "Unknown table option '"
+                                + e.getKey()
+                                + "'. Valid options: "
+                                + String.join(", ", ALL.keySet()));
+            }
+            parsed.put(option, option.parse(e.getValue()));
+        }
+        this.values = parsed;
+        if (snapshotNumRetainedMax() < snapshotNumRetainedMin()) {
+            throw new IllegalArgumentException(
+                    "Invalid options: '"
+                            + SNAPSHOT_NUM_RETAINED_MAX.key()
+                            + "' ("
+                            + snapshotNumRetainedMax()
+                            + ") must be at least '"
+                            + SNAPSHOT_NUM_RETAINED_MIN.key()
+                            + "' ("
+                            + snapshotNumRetainedMin()
+                            + ")");
+        }
+    }
+
+    /** Validates the given options: unknown keys and invalid values fail with a clear message. */
+    public static TableOptions of(Map<String, String> options) {
+        return new TableOptions(options);
+    }
+
+    public static TableOptions defaults() {
+        return new TableOptions(Map.of());
+    }
+
+    /** The value of an option, or its default. */
+    @SuppressWarnings("unchecked")
+    public <T> T get(ConfigOption<T> option) {
+        Object v = values.get(option);
+        return v != null ? (T) v : option.defaultValue();
+    }
+
+    /** The options as given (only those set explicitly). */
+    public Map<String, String> toMap() {
+        return raw;
+    }
+
+    /** A copy with the given options changed (and validated). */
+    public TableOptions with(Map<String, String> changes) {
+        Map<String, String> merged = new TreeMap<>(raw);
+        merged.putAll(changes);
+        return new TableOptions(merged);
+    }
+
+    public int bucket() {
+        return get(BUCKET);
+    }
+
+    public MergeEngine mergeEngine() {
+        return get(MERGE_ENGINE);
+    }
+
+    /** The ordering field, or null. */
+    public String sequenceField() {
+        return get(SEQUENCE_FIELD);
+    }
+
+    public LogCodec logCodec() {
+        return get(LOG_CODEC);
+    }
+
+    public int logBlockSize() {
+        return (int) get(LOG_BLOCK_SIZE).bytes();
+    }
+
+    public long writeBufferSize() {
+        return get(WRITE_BUFFER_SIZE).bytes();
+    }
+
+    public int pageSize() {
+        return (int) get(PAGE_SIZE).bytes();
+    }
+
+    public boolean writeOnly() {
+        return get(WRITE_ONLY);
+    }
+
+    public BaseFileCompression fileCompression() {
+        return get(FILE_COMPRESSION);
+    }
+
+    public long targetFileSize() {
+        return get(TARGET_FILE_SIZE).bytes();
+    }
+
+    public int compactionMaxLogFiles() {
+        return get(COMPACTION_MAX_LOG_FILES);
+    }
+
+    /** Log bytes at which a file group is due for compaction, or -1 (unset). */
+    public long compactionMaxLogBytes() {
+        MemorySize v = get(COMPACTION_MAX_LOG_BYTES);
+        return v == null ? -1 : v.bytes();
+    }
+
+    /** Commits between full in-job compaction rounds, or -1 (unset). */
+    public int compactionFullDeltaCommits() {
+        Integer v = get(COMPACTION_FULL_DELTA_COMMITS);
+        return v == null ? -1 : v;
+    }
+
+    /** Time between full in-job compaction rounds, or null (unset). */
+    public Duration compactionFullInterval() {
+        return get(COMPACTION_FULL_INTERVAL);
+    }
+
+    public int compactionRoundMaxFileGroups() {
+        return get(COMPACTION_ROUND_MAX_FILE_GROUPS);
+    }
+
+    public long compactionRoundMaxBytes() {
+        return get(COMPACTION_ROUND_MAX_BYTES).bytes();
+    }
+
+    public int compactionThreads() {
+        return get(COMPACTION_THREADS);
+    }
+
+    public boolean snapshotExpireInJob() {
+        return get(SNAPSHOT_EXPIRE_IN_JOB);
+    }
+
+    public int metadataCheckpointInterval() {
+        return get(METADATA_CHECKPOINT_INTERVAL);
+    }
+
+    public int commitMaxRetries() {
+        return get(COMMIT_MAX_RETRIES);
+    }
+
+    public int snapshotNumRetainedMin() {
+        return get(SNAPSHOT_NUM_RETAINED_MIN);
+    }
+
+    public int snapshotNumRetainedMax() {
+        return get(SNAPSHOT_NUM_RETAINED_MAX);
+    }
+
+    public Duration snapshotTimeRetained() {
+        return get(SNAPSHOT_TIME_RETAINED);
+    }
+
+    public Duration orphanOlderThan() {
+        return get(ORPHAN_OLDER_THAN);
+    }
+
+    /** A Markdown table of every option (docs/options.md is generated from this). */
+    public static String describe() {
+        return "| key | default | valid values | description |\n|---|---|---|---|\n"
+                + ALL.values().stream()
+                        .map(TableOptions::describe)
+                        .collect(Collectors.joining("\n"))
+                + "\n";
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static String describe(ConfigOption o) {
+        String def = o.defaultValue() == null ? "(none)" : o.format(o.defaultValue());
+        return "| `"
+                + o.key()
+                + "` | "
+                + def
+                + " | "
+                + o.validValues()
+                + " | "
+                + o.description()
+                + " |";
+    }
+
+    private static Map<String, ConfigOption<?>> index(ConfigOption<?>... options) {
+        Map<String, ConfigOption<?>> map = new LinkedHashMap<>();
+        for (ConfigOption<?> o : options) {
+            map.put(o.key(), o);
+        }
+        return Collections.unmodifiableMap(map);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TableOptions other && raw.equals(other.raw);
+    }
+
+    @Override
+    public int hashCode() {
+        return raw.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return raw.toString();
+    }
+
+    /** The keys of all options, for error messages. */
+    public static List<String> keys() {
+        return List.copyOf(ALL.keySet());
+    }
+}

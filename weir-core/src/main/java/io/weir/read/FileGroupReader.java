@@ -1,0 +1,85 @@
+package io.weir.read;
+
+import io.weir.DataFile;
+import io.weir.FileKind;
+import io.weir.Schema;
+import io.weir.TableMetadata;
+import io.weir.data.KeyFields;
+import io.weir.exceptions.ValidationException;
+import io.weir.io.FileIO;
+import io.weir.types.RowType;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Reads the files of one file group as full table rows: merged by primary key (base files and logs,
+ * oldest first) for tables with a key, concatenated in sequence order for append-only tables.
+ */
+public final class FileGroupReader {
+    /** Base files first, then logs, each by ascending sequence, then path. */
+    public static final Comparator<DataFile> READ_ORDER =
+            Comparator.comparing((DataFile f) -> f.kind() != FileKind.BASE)
+                    .thenComparingLong(DataFile::sequence)
+                    .thenComparing(DataFile::path);
+
+    private FileGroupReader() {}
+
+    /**
+     * @param keepDeletes for keyed tables: return a key's winning delete (with kind -D) instead of
+     *     dropping the key
+     */
+    public static RowReader open(
+            FileIO io,
+            String location,
+            TableMetadata metadata,
+            List<DataFile> files,
+            boolean keepDeletes) {
+        Schema schema = metadata.schema();
+        RowType rowType = schema.rowType();
+        List<DataFile> ordered = new ArrayList<>(files);
+        ordered.sort(READ_ORDER);
+        for (DataFile f : ordered) {
+            ValidationException.check(
+                    f.schemaId() == metadata.schemaId(),
+                    "Cannot read file %s of table %s: it was written with schema %s, the table has"
+                            + " schema %s, and schema evolution is not supported yet",
+                    f.path(),
+                    location,
+                    f.schemaId(),
+                    metadata.schemaId());
+        }
+        List<RowReader> sources = new ArrayList<>(ordered.size());
+        try {
+            for (DataFile f : ordered) {
+                sources.add(DataFileReaders.open(io, location, f, rowType));
+            }
+        } catch (RuntimeException e) {
+            sources.forEach(RowReader::close);
+            throw e;
+        }
+        if (!schema.hasPrimaryKey()) {
+            return new ConcatReader(sources);
+        }
+        KeyFields key = KeyFields.of(rowType, schema.primaryKeyPositions());
+        return new SortedMergeReader(
+                sources, rowType.size(), key, sequenceField(metadata), keepDeletes);
+    }
+
+    /** The table's {@code sequence.field} as a one-field key, or null. */
+    public static KeyFields sequenceField(TableMetadata metadata) {
+        String name = metadata.options().sequenceField();
+        if (name == null) {
+            return null;
+        }
+        RowType rowType = metadata.schema().rowType();
+        int pos = rowType.indexOf(name);
+        ValidationException.check(
+                pos >= 0,
+                "Invalid option 'sequence.field': column '%s' does not exist (columns: %s)",
+                name,
+                rowType.names());
+        return KeyFields.of(rowType, new int[] {pos});
+    }
+}

@@ -1,0 +1,204 @@
+package io.weir.write;
+
+import io.weir.DataFile;
+import io.weir.FileKind;
+import io.weir.Partition;
+import io.weir.Schema;
+import io.weir.data.BinaryRow;
+import io.weir.data.KeyFields;
+import io.weir.data.ValueStrings;
+import io.weir.io.FileIO;
+import io.weir.log.LogFileInfo;
+import io.weir.log.LogFileWriter;
+import io.weir.log.LogWriteBuffers;
+import io.weir.log.LogWriterOptions;
+import io.weir.types.RowType;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.IntFunction;
+
+/**
+ * Writes the sorted content of a {@link SortBuffer} as one log file per file group, one file open
+ * at a time. For a table with a primary key, records of one key are folded into the one that would
+ * win on read (the latest, or the greatest sequence field), so a log file holds each key at most
+ * once.
+ */
+final class LogFlusher {
+    private final FileIO io;
+    private final String location;
+    private final Schema schema;
+    private final KeyFields key;
+    private final KeyFields sequenceField;
+    private final LogWriterOptions options;
+    private final BinaryRow pending;
+    private final BinaryRow first;
+
+    /** Whether equal prefixes mean equal keys: then folding needs no row comparison. */
+    private final boolean prefixDetermines;
+
+    /** One block buffer, compression buffer and codec for all files, flush after flush. */
+    private final LogWriteBuffers buffers;
+
+    LogFlusher(
+            FileIO io,
+            String location,
+            Schema schema,
+            KeyFields key,
+            KeyFields sequenceField,
+            LogWriterOptions options) {
+        this.io = io;
+        this.location = location.endsWith("/") ? location : location + "/";
+        this.schema = schema;
+        this.key = key;
+        this.sequenceField = sequenceField;
+        this.options = options;
+        this.pending = new BinaryRow(options.arity());
+        this.first = new BinaryRow(options.arity());
+        this.prefixDetermines = key != null && key.prefixDetermines();
+        this.buffers = new LogWriteBuffers(options.codec());
+    }
+
+    /** Releases the codec state. */
+    void close() {
+        buffers.close();
+    }
+
+    /** Writes everything in the cursor; returns the files written (sequence -1: uncommitted). */
+    List<DataFile> flush(SortedCursor cursor, IntFunction<Partition> partitions) {
+        List<DataFile> files = new ArrayList<>();
+        GroupWriter group = null;
+        try {
+            while (cursor.next()) {
+                if (group == null
+                        || group.partitionId != cursor.partitionId()
+                        || group.bucket != cursor.bucket()) {
+                    if (group != null) {
+                        files.add(group.finish());
+                    }
+                    group = null;
+                    group = new GroupWriter(cursor.partitionId(), partitions, cursor.bucket());
+                }
+                group.add(cursor);
+            }
+            if (group != null) {
+                files.add(group.finish());
+                group = null;
+            }
+            return files;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write log files of table " + location, e);
+        } finally {
+            if (group != null) {
+                group.abort();
+            }
+        }
+    }
+
+    /** Deletes written files (best effort) after a failed flush or an abandoned write. */
+    void delete(List<DataFile> files) {
+        for (DataFile f : files) {
+            try {
+                io.delete(location + f.path());
+            } catch (IOException e) {
+                // Orphans are harmless: no commit references them; the cleaner removes them.
+            }
+        }
+    }
+
+    private final class GroupWriter {
+        final int partitionId;
+        final int bucket;
+        final Partition partition;
+        final String relativePath;
+        final LogFileWriter writer;
+        boolean hasPending;
+        long pendingPrefix;
+        boolean hasFirst;
+
+        GroupWriter(int partitionId, IntFunction<Partition> partitions, int bucket)
+                throws IOException {
+            this.partitionId = partitionId;
+            this.bucket = bucket;
+            this.partition = partitions.apply(partitionId);
+            String dir = schema.isPartitioned() ? partition.path(schema.partitionKeys()) + "/" : "";
+            this.relativePath = dir + "bucket-" + bucket + "/log-" + UUID.randomUUID() + ".wlog";
+            this.writer =
+                    new LogFileWriter(io.newOutputFile(location + relativePath), options, buffers);
+        }
+
+        void add(SortedCursor cursor) throws IOException {
+            if (key == null) {
+                writer.write(cursor.bytes(), cursor.offset(), cursor.length());
+                return;
+            }
+            // Rows come sorted by key: a duplicate follows its key's previous row. Different
+            // prefixes mean different keys, so most rows need no comparison of the rows.
+            long prefix = cursor.prefix();
+            if (hasPending
+                    && prefix == pendingPrefix
+                    && (prefixDetermines || key.compare(pending, cursor.row()) == 0)) {
+                if (sequenceField == null || sequenceField.compare(cursor.row(), pending) >= 0) {
+                    pending.pointTo(cursor.bytes(), cursor.offset(), cursor.length());
+                }
+                return;
+            }
+            writePending();
+            // The view stays valid: pages are not reused until the buffer is cleared.
+            pending.pointTo(cursor.bytes(), cursor.offset(), cursor.length());
+            pendingPrefix = prefix;
+            hasPending = true;
+        }
+
+        private void writePending() throws IOException {
+            if (!hasPending) {
+                return;
+            }
+            writer.write(pending.bytes(), pending.offset(), pending.sizeInBytes());
+            if (!hasFirst) {
+                first.pointTo(pending.bytes(), pending.offset(), pending.sizeInBytes());
+                hasFirst = true;
+            }
+        }
+
+        DataFile finish() throws IOException {
+            writePending();
+            LogFileInfo info = writer.close();
+            List<String> minKey = key == null ? List.of() : keyTexts(first);
+            List<String> maxKey = key == null ? List.of() : keyTexts(pending);
+            return new DataFile(
+                    relativePath,
+                    FileKind.LOG,
+                    partition,
+                    bucket,
+                    info.recordCount(),
+                    info.fileSizeInBytes(),
+                    -1,
+                    options.schemaId(),
+                    minKey,
+                    maxKey,
+                    null);
+        }
+
+        void abort() {
+            writer.abort();
+            try {
+                io.delete(location + relativePath);
+            } catch (IOException e) {
+                // An orphan; see delete().
+            }
+        }
+    }
+
+    private List<String> keyTexts(BinaryRow row) {
+        RowType type = schema.rowType();
+        List<String> texts = new ArrayList<>();
+        for (int pos : schema.primaryKeyPositions()) {
+            texts.add(ValueStrings.toText(row.get(pos, type.type(pos)), type.type(pos)));
+        }
+        return texts;
+    }
+}

@@ -1,0 +1,160 @@
+package io.weir.write;
+
+import io.weir.data.BinaryRow;
+import io.weir.data.KeyFields;
+import io.weir.memory.MemoryPool;
+
+import java.util.Arrays;
+
+/**
+ * A writer's in-memory buffer: ONE append area for the rows of all partitions and buckets, plus a
+ * {@link SortIndex} that is sorted at flush time (sort, don't scatter). All memory comes from a
+ * {@link MemoryPool}; {@link #clear()} gives it back.
+ *
+ * <p>Rows are copied, byte for byte, into the current data page, back to back; a row never
+ * straddles two pages: when it does not fit the rest of the page, it starts a new one. A row larger
+ * than a page gets an array of its own ({@link MemoryPool#allocateLarge}: as many pages of the
+ * budget as it spans); rows after it fill the rest of that array, then new pages. Each row adds one
+ * index entry, also in pool pages.
+ *
+ * <p>{@link #sortedCursor()} yields the rows ordered by (partition id, bucket), then, with a key,
+ * by key ({@link KeyFields#compare}), then by insertion: among rows of equal keys the last appended
+ * comes last, so that the latest wins downstream. Without a key (append-only tables): by (partition
+ * id, bucket), then insertion.
+ *
+ * <p>No allocation per record, on append or on iteration. Single-threaded, like its pool.
+ */
+public final class SortBuffer {
+    private final MemoryPool pool;
+    private final KeyFields key;
+    private final SortIndex index;
+    private final SortedCursor cursor;
+
+    /** Data pages by page number (the pointer's high half), including large arrays. */
+    private byte[][] dataPages = new byte[16][];
+
+    private int dataPageCount;
+    private byte[] current;
+    private int position;
+    private long memoryUsed;
+    private boolean sorted = true;
+
+    /**
+     * A buffer for rows of {@code arity} fields, ordered by {@code key}, or null for an append-only
+     * table (insertion order within a partition and bucket).
+     */
+    public SortBuffer(MemoryPool pool, int arity, KeyFields key) {
+        this.pool = pool;
+        this.key = key;
+        this.index = new SortIndex(pool, arity, key);
+        this.cursor = new SortedCursor(index, new BinaryRow(arity));
+    }
+
+    /**
+     * Copies {@code row} into the buffer, for partition {@code partitionId} (the caller's small,
+     * non-negative id for a partition) and {@code bucket} (non-negative).
+     *
+     * @return true when buffered; false, with nothing changed, when the pool cannot supply the
+     *     pages for the row or its index entry: flush (or let another owner of the pool flush),
+     *     {@link #clear()}, and append again
+     * @throws IllegalArgumentException when the row could not be buffered even with the whole pool
+     *     (it needs more pages than {@link MemoryPool#maxPages()}); flushing would not help
+     */
+    public boolean append(int partitionId, int bucket, BinaryRow row) {
+        if ((partitionId | bucket) < 0) {
+            throw new IllegalArgumentException(
+                    "Invalid partition id " + partitionId + " or bucket " + bucket);
+        }
+        int length = row.sizeInBytes();
+        boolean fits = current != null && length <= current.length - position;
+        int dataPagesNeeded = fits ? 0 : pool.pagesFor(length);
+        int pagesNeeded = dataPagesNeeded + (index.hasRoom() ? 0 : 1);
+        if (pagesNeeded > pool.freePages()) {
+            checkCanEverFit(length);
+            return false;
+        }
+        if (!fits) {
+            addDataPage(dataPagesNeeded == 1 ? pool.allocate() : pool.allocateLarge(length));
+        }
+        if (!index.hasRoom()) {
+            index.addPage(pool.allocate());
+            memoryUsed += pool.pageSize();
+        }
+        System.arraycopy(row.bytes(), row.offset(), current, position, length);
+        long prefix = key == null ? 0L : key.normalizedPrefix(row);
+        long group = ((long) partitionId << 32) | bucket;
+        index.add(group, prefix, ((long) (dataPageCount - 1) << 32) | position, length);
+        position += length;
+        sorted = false;
+        return true;
+    }
+
+    /**
+     * Sorts the buffer (unless sorted already) and returns its cursor, positioned before the first
+     * row. The cursor is the buffer's own (one per buffer, reset by each call) and is valid until
+     * the next append or {@link #clear()}.
+     */
+    public SortedCursor sortedCursor() {
+        if (!sorted) {
+            index.sort(dataPages);
+            sorted = true;
+        }
+        cursor.reset(dataPages);
+        return cursor;
+    }
+
+    /** Drops all rows and returns every page to the pool. */
+    public void clear() {
+        for (int i = 0; i < dataPageCount; i++) {
+            pool.release(dataPages[i]);
+            dataPages[i] = null;
+        }
+        index.clear();
+        cursor.reset(null);
+        dataPageCount = 0;
+        current = null;
+        position = 0;
+        memoryUsed = 0;
+        sorted = true;
+    }
+
+    /** The number of rows buffered. */
+    public int size() {
+        return index.size();
+    }
+
+    public boolean isEmpty() {
+        return index.size() == 0;
+    }
+
+    /** Bytes of pool memory held: data pages, large arrays and index pages. */
+    public long memoryUsed() {
+        return memoryUsed;
+    }
+
+    private void addDataPage(byte[] page) {
+        if (dataPageCount == dataPages.length) {
+            dataPages = Arrays.copyOf(dataPages, 2 * dataPageCount);
+        }
+        dataPages[dataPageCount++] = page;
+        current = page;
+        position = 0;
+        memoryUsed += page.length;
+    }
+
+    private void checkCanEverFit(int length) {
+        // Into an empty buffer, the row takes its data page(s) and one index page.
+        if (pool.pagesFor(length) + 1 > pool.maxPages()) {
+            throw new IllegalArgumentException(
+                    "Cannot buffer a row of "
+                            + length
+                            + " bytes: it needs "
+                            + (pool.pagesFor(length) + 1)
+                            + " pages of "
+                            + pool.pageSize()
+                            + " bytes, the write buffer has "
+                            + pool.maxPages()
+                            + " (increase write-buffer-size)");
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.weir.write;
+
+import io.weir.data.BinaryRow;
+
+/**
+ * Walks a {@link SortBuffer}'s rows in sorted order. Usage: {@code while (cursor.next()) {...}}.
+ * The accessors describe the current row; the {@link #row()} view and the raw bytes are the
+ * buffer's own memory, valid until the next {@link #next()}, append or clear.
+ */
+public final class SortedCursor {
+    private final SortIndex index;
+    private final BinaryRow row;
+    private byte[][] dataPages;
+    private int next;
+    private long group;
+    private long prefix;
+    private byte[] bytes;
+    private int offset;
+    private int length;
+
+    SortedCursor(SortIndex index, BinaryRow row) {
+        this.index = index;
+        this.row = row;
+    }
+
+    void reset(byte[][] dataPages) {
+        this.dataPages = dataPages;
+        this.next = 0;
+        this.bytes = null;
+    }
+
+    /** Moves to the next row; false when there is none. */
+    public boolean next() {
+        if (next >= index.size() || dataPages == null) {
+            bytes = null;
+            return false;
+        }
+        group = index.group(next);
+        prefix = index.prefix(next);
+        long pointer = index.pointer(next);
+        length = index.length(next);
+        bytes = dataPages[(int) (pointer >>> 32)];
+        offset = (int) pointer;
+        next++;
+        return true;
+    }
+
+    /** The caller's partition id of the current row. */
+    public int partitionId() {
+        return (int) (group >>> 32);
+    }
+
+    public int bucket() {
+        return (int) group;
+    }
+
+    /**
+     * The current row's {@link io.weir.data.KeyFields#normalizedPrefix} (0 without a key): when the
+     * prefixes of two rows differ, so do their keys; when they are equal and {@link
+     * io.weir.data.KeyFields#prefixDetermines()}, the keys are equal.
+     */
+    public long prefix() {
+        return prefix;
+    }
+
+    /** The current row: a reused view into the buffer. */
+    public BinaryRow row() {
+        return row.pointTo(bytes, offset, length);
+    }
+
+    /** The array holding the current row's bytes (shared, not copied). */
+    public byte[] bytes() {
+        return bytes;
+    }
+
+    /** Where the current row starts in {@link #bytes()}. */
+    public int offset() {
+        return offset;
+    }
+
+    /** The current row's size in bytes. */
+    public int length() {
+        return length;
+    }
+}

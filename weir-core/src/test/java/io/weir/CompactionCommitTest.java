@@ -1,0 +1,109 @@
+package io.weir;
+
+import io.weir.data.BinaryRowWriter;
+import io.weir.exceptions.CommitConflictException;
+import io.weir.testing.Rows;
+import io.weir.types.DataTypes;
+import io.weir.types.RowType;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Compaction in steps (plan, rewrite per group, one commit), as engines run it in parallel tasks:
+ * the rows stay, a second compaction of the same files conflicts and deletes its own files, and a
+ * retried commit that had landed never deletes the committed files. Also the log-bytes trigger.
+ */
+class CompactionCommitTest {
+    private static final RowType TYPE = RowType.of("k", DataTypes.INT(), "v", DataTypes.BIGINT());
+
+    @TempDir Path dir;
+
+    @Test
+    void rewriteThenCommitOnce() {
+        Table table = table(Map.of("bucket", "2"));
+        for (int c = 0; c < 3; c++) {
+            append(table, c);
+        }
+        List<List<Object>> before = rows(table);
+
+        Compaction first = table.newCompaction().full();
+        List<ScanTask> tasks = first.plan();
+        Compaction second = table.newCompaction().full();
+        List<ScanTask> sameTasks = second.plan();
+        assertThat(tasks).hasSize(2);
+        List<DataFile> outputs = new ArrayList<>();
+        tasks.forEach(t -> outputs.addAll(first.rewrite(t)));
+        List<DataFile> otherOutputs = new ArrayList<>();
+        sameTasks.forEach(t -> otherOutputs.addAll(second.rewrite(t)));
+
+        CompactionResult result = first.commit(tasks, outputs);
+        assertThat(result.fileGroups()).isEqualTo(2);
+        assertThat(result.filesRemoved()).isEqualTo(6);
+        assertThat(rows(table)).isEqualTo(before);
+
+        // The same compaction again (a task restarted after its commit): conflict, files kept.
+        assertThatThrownBy(() -> first.commit(tasks, outputs))
+                .isInstanceOf(CommitConflictException.class);
+        assertThat(outputs)
+                .allSatisfy(f -> assertThat(dir.resolve("t").resolve(f.path())).exists());
+        assertThat(rows(table)).isEqualTo(before);
+
+        // A concurrent compaction of the same files loses and deletes its own files.
+        assertThatThrownBy(() -> second.commit(sameTasks, otherOutputs))
+                .isInstanceOf(CommitConflictException.class);
+        assertThat(otherOutputs)
+                .allSatisfy(f -> assertThat(dir.resolve("t").resolve(f.path())).doesNotExist());
+    }
+
+    @Test
+    void logBytesMakeAGroupDue() {
+        Table table =
+                table(
+                        Map.of(
+                                "bucket",
+                                "1",
+                                "compaction.max-log-files",
+                                "50",
+                                "compaction.max-log-bytes",
+                                "1 b"));
+        append(table, 0);
+        assertThat(table.newCompaction().plan()).hasSize(1);
+        Table byCount = table(Map.of("bucket", "1", "compaction.max-log-files", "50"), "u");
+        append(byCount, 0);
+        assertThat(byCount.newCompaction().plan()).isEmpty();
+    }
+
+    private Table table(Map<String, String> options) {
+        return table(options, "t");
+    }
+
+    private Table table(Map<String, String> options, String name) {
+        return Tables.create(
+                dir.resolve(name).toString(), new Schema(TYPE, List.of("k"), List.of()), options);
+    }
+
+    private static void append(Table table, int c) {
+        try (TableWrite write = table.newWrite().create()) {
+            for (int k = 0; k < 40; k++) {
+                write.write(BinaryRowWriter.toRow(TYPE, k, c * 100L + k));
+            }
+            table.newAppend().addFiles(write.prepareCommit()).commit();
+        }
+    }
+
+    private static List<List<Object>> rows(Table table) {
+        table.refresh();
+        List<List<Object>> rows = Rows.readAll(table.newScan().rows(), TYPE, false);
+        rows.sort((a, b) -> Integer.compare((Integer) a.get(0), (Integer) b.get(0)));
+        return rows;
+    }
+}

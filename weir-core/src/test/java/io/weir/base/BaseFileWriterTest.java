@@ -1,0 +1,196 @@
+package io.weir.base;
+
+import io.weir.Schema;
+import io.weir.data.BinaryRow;
+import io.weir.data.BinaryRowWriter;
+import io.weir.data.Timestamp;
+import io.weir.exceptions.ValidationException;
+import io.weir.io.LocalFileIO;
+import io.weir.types.DataTypes;
+import io.weir.types.Field;
+import io.weir.types.RowType;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class BaseFileWriterTest {
+    @TempDir Path dir;
+    private final LocalFileIO io = new LocalFileIO();
+    private final Schema schema =
+            Schema.builder()
+                    .column("k", DataTypes.STRING())
+                    .column("v", DataTypes.INT())
+                    .column("n", DataTypes.INT().notNull())
+                    .primaryKey("k")
+                    .build();
+
+    @Test
+    void rejectsRowsOutOfKeyOrder() {
+        BaseFileWriter writer = newWriter("a.parquet");
+        writer.write(row("b", 1, 1));
+        assertThatThrownBy(() -> writer.write(row("a", 1, 1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("strictly ascending primary-key order")
+                .hasMessageContaining("key [a] follows [b]");
+        writer.abort();
+    }
+
+    @Test
+    void rejectsDuplicateKeys() {
+        BaseFileWriter writer = newWriter("a.parquet");
+        writer.write(row("abcdefghij", 1, 1));
+        assertThatThrownBy(() -> writer.write(row("abcdefghij", 2, 1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("strictly ascending");
+        writer.abort();
+    }
+
+    @Test
+    void rejectsNullInNotNullColumn() {
+        BaseFileWriter writer = newWriter("a.parquet");
+        assertThatThrownBy(() -> writer.write(row("a", 1, null)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("column n is NOT NULL");
+        writer.abort();
+    }
+
+    @Test
+    void rejectsRowsOfAnotherArity() {
+        BaseFileWriter writer = newWriter("a.parquet");
+        BinaryRow narrow = BinaryRowWriter.toRow(RowType.of("k", DataTypes.STRING()), "a");
+        assertThatThrownBy(() -> writer.write(narrow))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("arity 1");
+        writer.abort();
+    }
+
+    @Test
+    void rejectsARowTypeWithoutTheKey() {
+        RowType noKey = new RowType(List.of(new Field(1, "v", DataTypes.INT())));
+        assertThatThrownBy(
+                        () ->
+                                new BaseFileWriter(
+                                        io.newOutputFile(dir.resolve("a.parquet").toString()),
+                                        schema,
+                                        noKey,
+                                        BaseFileWriteOptions.of(BaseFileCompression.ZSTD)))
+                .isInstanceOf(ValidationException.class)
+                .hasMessageContaining("primary-key column 'k' is missing");
+    }
+
+    @Test
+    void acceptsReusedRowBuffers() {
+        // the caller rewrites the same buffer for every row: the writer must have copied
+        // whatever it keeps (key range, dictionary entries, statistics)
+        String path = dir.resolve("a.parquet").toString();
+        BaseFileWriter writer = newWriter("a.parquet");
+        BinaryRowWriter rows = new BinaryRowWriter(3);
+        for (int i = 0; i < 50; i++) {
+            rows.reset();
+            rows.writeString(0, String.format("key-%03d-long-enough", i));
+            rows.writeInt(1, i);
+            rows.writeInt(2, -i);
+            writer.write(rows.complete());
+        }
+        BaseFileInfo info = writer.close();
+
+        assertThat(info.minKey()).containsExactly("key-000-long-enough");
+        assertThat(info.maxKey()).containsExactly("key-049-long-enough");
+        assertThat(info.columnStats().get(0).min()).isEqualTo("key-000-long-enough");
+        assertThat(info.columnStats().get(0).max()).isEqualTo("key-049-long-enough");
+        try (BaseFileReader reader = new BaseFileReader(io.newInputFile(path), schema.rowType())) {
+            for (int i = 0; i < 50; i++) {
+                assertThat(reader.next()).isTrue();
+                assertThat(reader.row().getString(0))
+                        .isEqualTo(String.format("key-%03d-long-enough", i));
+                assertThat(reader.row().getInt(1)).isEqualTo(i);
+            }
+            assertThat(reader.next()).isFalse();
+        }
+    }
+
+    @Test
+    void refusesToOverwriteAFile() throws Exception {
+        Files.writeString(dir.resolve("a.parquet"), "existing");
+        assertThatThrownBy(() -> newWriter("a.parquet"))
+                .isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining(dir.resolve("a.parquet").toString());
+        assertThat(Files.readString(dir.resolve("a.parquet"))).isEqualTo("existing");
+    }
+
+    @Test
+    void closeTwiceAndWriteAfterCloseFail() {
+        BaseFileWriter writer = newWriter("a.parquet");
+        writer.write(row("a", 1, 1));
+        writer.close();
+        assertThatThrownBy(writer::close).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> writer.write(row("b", 1, 1)))
+                .isInstanceOf(IllegalStateException.class);
+        writer.abort(); // no-op once closed
+    }
+
+    @Test
+    void timestampsOutOfTheStoredRangeAreRejectedAndTheFileStaysUsable() {
+        Schema ts =
+                Schema.builder()
+                        .column("id", DataTypes.INT())
+                        .column("t9", DataTypes.TIMESTAMP(9))
+                        .column("t6", DataTypes.TIMESTAMP_LTZ(6))
+                        .primaryKey("id")
+                        .build();
+        String path = dir.resolve("t.parquet").toString();
+        BaseFileWriter writer =
+                new BaseFileWriter(
+                        io.newOutputFile(path),
+                        ts,
+                        BaseFileWriteOptions.of(BaseFileCompression.ZSTD));
+        Timestamp ok = AllTypes.ts("2262-04-11T23:47:16.854775807");
+        Timestamp tooLate = AllTypes.ts("2262-04-11T23:47:16.854775808");
+        Timestamp tooEarly = AllTypes.ts("1677-09-21T00:12:43.145224191");
+        Timestamp farFuture = Timestamp.of(LocalDateTime.MAX);
+
+        assertThatThrownBy(
+                        () -> writer.write(BinaryRowWriter.toRow(ts.rowType(), 1, tooLate, null)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("column t9")
+                .hasMessageContaining("nanoseconds");
+        assertThatThrownBy(
+                        () -> writer.write(BinaryRowWriter.toRow(ts.rowType(), 1, tooEarly, null)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("column t9");
+        assertThatThrownBy(
+                        () -> writer.write(BinaryRowWriter.toRow(ts.rowType(), 1, null, farFuture)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("column t6")
+                .hasMessageContaining("microseconds");
+        writer.write(BinaryRowWriter.toRow(ts.rowType(), 2, ok, null));
+        assertThat(writer.close().recordCount()).isEqualTo(1);
+
+        try (BaseFileReader reader = new BaseFileReader(io.newInputFile(path), ts.rowType())) {
+            assertThat(reader.next()).isTrue();
+            assertThat(reader.row().getTimestamp(1, 9)).isEqualTo(ok);
+            assertThat(reader.row().isNullAt(2)).isTrue();
+            assertThat(reader.next()).isFalse();
+        }
+    }
+
+    private BaseFileWriter newWriter(String name) {
+        return new BaseFileWriter(
+                io.newOutputFile(dir.resolve(name).toString()),
+                schema,
+                BaseFileWriteOptions.of(BaseFileCompression.ZSTD));
+    }
+
+    private BinaryRow row(Object... values) {
+        return BinaryRowWriter.toRow(schema.rowType(), values);
+    }
+}

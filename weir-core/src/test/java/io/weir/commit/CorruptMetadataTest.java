@@ -1,0 +1,134 @@
+package io.weir.commit;
+
+import io.weir.exceptions.CorruptFileException;
+import io.weir.io.LocalFileIO;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Broken metadata files fail loading with an error naming the file; nothing is skipped. */
+class CorruptMetadataTest {
+    @TempDir Path dir;
+
+    private final LocalFileIO io = new LocalFileIO();
+    private String location;
+    private Path commit3;
+
+    @BeforeEach
+    void setUp() {
+        location = dir.resolve("table").toString();
+        FileCommitLog log =
+                FileCommitLog.create(
+                        io,
+                        location,
+                        TestDataFiles.metadata(Map.of("metadata.checkpoint-interval", "4")));
+        for (int i = 0; i < 6; i++) {
+            log.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 0))));
+        }
+        commit3 = dir.resolve("table/_weir/commits/00000000000000000003.json");
+    }
+
+    private void assertStateFailsNaming(Path file, long commitId, String problem) {
+        // Fresh instances, so that nothing is cached: loading replays 5 and 6 on checkpoint 4,
+        // time travel to 3 replays 1 to 3.
+        String path = file.toString();
+        assertThatThrownBy(() -> FileCommitLog.load(io, location).state(commitId))
+                .isInstanceOfSatisfying(
+                        CorruptFileException.class, e -> assertThat(e.path()).isEqualTo(path))
+                .hasMessageStartingWith("Corrupt file " + path)
+                .hasMessageContaining(problem);
+    }
+
+    @Test
+    void garbageCommit() throws Exception {
+        Files.writeString(commit3, "this is not json");
+        assertStateFailsNaming(commit3, 3, "malformed JSON");
+    }
+
+    @Test
+    void truncatedCommit() throws Exception {
+        String json = Files.readString(commit3);
+        Files.writeString(commit3, json.substring(0, json.length() - 20));
+        assertStateFailsNaming(commit3, 3, "malformed JSON: Unexpected end-of-input");
+    }
+
+    @Test
+    void unknownFormatVersion() throws Exception {
+        Files.writeString(
+                commit3,
+                Files.readString(commit3)
+                        .replace("\"format-version\" : 1", "\"format-version\" : 2"));
+        assertStateFailsNaming(commit3, 3, "unsupported format-version 2");
+    }
+
+    @Test
+    void missingField() throws Exception {
+        Files.writeString(commit3, Files.readString(commit3).replace("\"path\"", "\"location\""));
+        assertStateFailsNaming(commit3, 3, "field 'added[0].path' is missing");
+    }
+
+    @Test
+    void commitFileWithAnotherId() throws Exception {
+        Files.writeString(
+                commit3,
+                Files.readString(commit3).replace("\"commit-id\" : 3", "\"commit-id\" : 2"));
+        assertStateFailsNaming(commit3, 3, "field 'commit-id' is 2, but the file name says 3");
+    }
+
+    @Test
+    void deletedCommitInTheMiddle() throws Exception {
+        Files.delete(commit3);
+        assertStateFailsNaming(commit3, 3, "missing, but table " + location + " has commit 3");
+        // Loading the latest state starts at checkpoint 4 and does not need commit 3.
+        assertThat(FileCommitLog.load(io, location).current().commitId()).isEqualTo(6);
+    }
+
+    @Test
+    void deletedCommitAfterTheCheckpoint() throws Exception {
+        Path commit5 = dir.resolve("table/_weir/commits/00000000000000000005.json");
+        Files.delete(commit5);
+        assertThatThrownBy(() -> FileCommitLog.load(io, location))
+                .isInstanceOf(CorruptFileException.class)
+                .hasMessage(
+                        "Corrupt file "
+                                + commit5
+                                + ": missing, but table "
+                                + location
+                                + " has commit 6 and every commit before it must exist");
+    }
+
+    @Test
+    void commitThatRemovesAFileThatIsNotLive() throws Exception {
+        Path commit5 = dir.resolve("table/_weir/commits/00000000000000000005.json");
+        Files.writeString(
+                commit5,
+                Files.readString(commit5)
+                        .replace("\"removed\" : [ ]", "\"removed\" : [ \"ghost.wlog\" ]"));
+        assertStateFailsNaming(commit5, 6, "it removes ghost.wlog, which is not live");
+    }
+
+    @Test
+    void corruptCheckpoint() throws Exception {
+        Path checkpoint = dir.resolve("table/_weir/checkpoints/00000000000000000004.json");
+        Files.writeString(checkpoint, "{\"format-version\" : 1}");
+        assertStateFailsNaming(checkpoint, 6, "field 'commit-id' is missing");
+    }
+
+    @Test
+    void corruptSchema() throws Exception {
+        Path schema = dir.resolve("table/_weir/schemas/0.json");
+        Files.writeString(schema, Files.readString(schema).replace("\"fields\"", "\"columns\""));
+        assertThatThrownBy(() -> FileCommitLog.load(io, location))
+                .isInstanceOf(CorruptFileException.class)
+                .hasMessage("Corrupt file " + schema + ": field 'schema.fields' is missing");
+    }
+}

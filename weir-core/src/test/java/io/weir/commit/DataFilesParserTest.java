@@ -1,0 +1,33 @@
+package io.weir.commit;
+
+import io.weir.DataFile;
+import io.weir.exceptions.CorruptFileException;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class DataFilesParserTest {
+
+    @Test
+    void filesRoundTrip() {
+        List<DataFile> files =
+                List.of(TestDataFiles.log("2024-01-01", 3), TestDataFiles.base("2024-01-02", 0, 7));
+        assertThat(DataFilesParser.fromJson("test", DataFilesParser.toJson(files)))
+                .isEqualTo(files);
+        assertThat(DataFilesParser.fromJson("test", DataFilesParser.toJson(List.of()))).isEmpty();
+    }
+
+    @Test
+    void malformedTextNamesTheSource() {
+        assertThatThrownBy(
+                        () ->
+                                DataFilesParser.fromJson(
+                                        "committable of checkpoint 4", "{\"files\": ["))
+                .isInstanceOf(CorruptFileException.class)
+                .hasMessageStartingWith("Corrupt file committable of checkpoint 4");
+    }
+}

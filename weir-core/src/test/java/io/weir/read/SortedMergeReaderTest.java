@@ -1,0 +1,147 @@
+package io.weir.read;
+
+import io.weir.data.BinaryRow;
+import io.weir.data.BinaryRowWriter;
+import io.weir.data.KeyFields;
+import io.weir.data.RowKind;
+import io.weir.testing.ListRowReader;
+import io.weir.types.DataTypes;
+import io.weir.types.RowType;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SortedMergeReaderTest {
+    private static final RowType TYPE =
+            RowType.of(
+                    "k", DataTypes.STRING().notNull(),
+                    "v", DataTypes.BIGINT(),
+                    "seq", DataTypes.INT());
+    private static final KeyFields KEY = KeyFields.of(TYPE, new int[] {0});
+    private static final KeyFields SEQ = KeyFields.of(TYPE, new int[] {2});
+
+    /** One record as the model sees it: which source, where in it, and its content. */
+    private record Rec(
+            int source, int position, String key, long value, Integer seq, RowKind kind) {}
+
+    @Test
+    void latestRecordWinsAndDeletesRemoveKeys() {
+        for (int seed = 0; seed < 200; seed++) {
+            check(seed, false, false);
+        }
+    }
+
+    @Test
+    void greatestSequenceFieldWinsTiesGoToTheLatest() {
+        for (int seed = 0; seed < 200; seed++) {
+            check(seed, true, false);
+        }
+    }
+
+    @Test
+    void winningDeletesAreReturnedWhenKept() {
+        for (int seed = 0; seed < 100; seed++) {
+            check(seed, true, true);
+            check(seed, false, true);
+        }
+    }
+
+    @Test
+    void closesEverySource() {
+        List<ListRowReader> sources =
+                List.of(new ListRowReader(List.of()), new ListRowReader(List.of()));
+        SortedMergeReader reader =
+                new SortedMergeReader(new ArrayList<>(sources), 3, KEY, null, false);
+        assertThat(reader.next()).isFalse();
+        reader.close();
+        assertThat(sources).allMatch(ListRowReader::isClosed);
+    }
+
+    private static void check(int seed, boolean useSequence, boolean keepDeletes) {
+        Random random = new Random(seed);
+        int sourceCount = 1 + random.nextInt(5);
+        List<RowReader> sources = new ArrayList<>();
+        List<Rec> all = new ArrayList<>();
+        for (int s = 0; s < sourceCount; s++) {
+            List<Rec> recs = new ArrayList<>();
+            int n = random.nextInt(30);
+            for (int i = 0; i < n; i++) {
+                String key = "key-" + random.nextInt(20);
+                RowKind kind = RowKind.values()[random.nextInt(4)];
+                Integer seq = random.nextInt(8) == 0 ? null : random.nextInt(5);
+                recs.add(new Rec(s, 0, key, random.nextLong(), seq, kind));
+            }
+            // Sources are sorted by key; equal keys keep their order (a stable sort).
+            recs.sort(Comparator.comparing(Rec::key));
+            List<BinaryRow> rows = new ArrayList<>();
+            for (int i = 0; i < recs.size(); i++) {
+                Rec r = recs.get(i);
+                Rec placed = new Rec(s, i, r.key, r.value, r.seq, r.kind);
+                all.add(placed);
+                rows.add(BinaryRowWriter.toRow(TYPE, r.kind, r.key, r.value, r.seq));
+            }
+            sources.add(new ListRowReader(rows));
+        }
+
+        Map<String, Rec> winners = new TreeMap<>();
+        for (Rec r : all) {
+            Rec current = winners.get(r.key);
+            if (current == null || wins(r, current, useSequence)) {
+                winners.put(r.key, r);
+            }
+        }
+        List<String> expected = new ArrayList<>();
+        for (Rec r : winners.values()) {
+            boolean retract = r.kind == RowKind.DELETE || r.kind == RowKind.UPDATE_BEFORE;
+            if (!retract || keepDeletes) {
+                expected.add(r.kind.shortString() + r.key + "=" + r.value + "@" + r.seq);
+            }
+        }
+
+        List<String> actual = new ArrayList<>();
+        try (SortedMergeReader reader =
+                new SortedMergeReader(sources, 3, KEY, useSequence ? SEQ : null, keepDeletes)) {
+            while (reader.next()) {
+                BinaryRow row = reader.row();
+                actual.add(
+                        row.rowKind().shortString()
+                                + row.getString(0)
+                                + "="
+                                + row.getLong(1)
+                                + "@"
+                                + (row.isNullAt(2) ? null : row.getInt(2)));
+            }
+        }
+        assertThat(actual).as("seed %d", seed).isEqualTo(expected);
+    }
+
+    /**
+     * Whether {@code r} beats {@code current}: later in (source, position) unless the seq says
+     * otherwise.
+     */
+    private static boolean wins(Rec r, Rec current, boolean useSequence) {
+        boolean later =
+                r.source > current.source
+                        || (r.source == current.source && r.position > current.position);
+        if (!useSequence) {
+            return later;
+        }
+        int c = compareNullsFirst(r.seq, current.seq);
+        return c > 0 || (c == 0 && later);
+    }
+
+    private static int compareNullsFirst(Integer a, Integer b) {
+        if (a == null || b == null) {
+            return a == b ? 0 : (a == null ? -1 : 1);
+        }
+        return Integer.compare(a, b);
+    }
+}

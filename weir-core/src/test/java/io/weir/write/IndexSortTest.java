@@ -1,0 +1,103 @@
+package io.weir.write;
+
+import io.weir.memory.MemoryPool;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The index order on entries alone (no key: group, prefix, pointer), through each path of the sort:
+ * radix, introsort, heapsort.
+ */
+class IndexSortTest {
+    private static final Comparator<long[]> ORDER =
+            Comparator.<long[]>comparingLong(e -> e[0])
+                    .thenComparing((a, b) -> Long.compareUnsigned(a[1], b[1]))
+                    .thenComparingLong(e -> e[2]);
+
+    private record Fixture(SortIndex index, List<long[]> entries) {}
+
+    /** {@code n} entries: few groups, prefixes from full-range to heavily duplicated. */
+    private static Fixture fixture(int n, long seed) {
+        Random random = new Random(seed);
+        MemoryPool pool = new MemoryPool(1L << 24, 1024);
+        SortIndex index = new SortIndex(pool, 1, null);
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            order.add(i);
+        }
+        Collections.shuffle(order, random);
+        List<long[]> entries = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            long group = ((long) random.nextInt(3) << 32) | random.nextInt(4);
+            long prefix =
+                    switch (random.nextInt(4)) {
+                        case 0 -> random.nextLong(); // all bytes, negative ones too
+                        case 1 -> random.nextInt(1000) ^ Long.MIN_VALUE;
+                        case 2 -> (long) random.nextInt(5) << 40;
+                        default -> 7L;
+                    };
+            long pointer = ((long) (order.get(i) / 100) << 32) | (order.get(i) % 100) * 8;
+            if (!index.hasRoom()) {
+                index.addPage(pool.allocate());
+            }
+            index.add(group, prefix, pointer, 8);
+            entries.add(new long[] {group, prefix, pointer});
+        }
+        entries.sort(ORDER);
+        return new Fixture(index, entries);
+    }
+
+    private static void assertSorted(Fixture f) {
+        int firstWrong = -1;
+        for (int i = 0; i < f.entries.size() && firstWrong < 0; i++) {
+            long[] e = f.entries.get(i);
+            if (f.index.word(i, 0) != e[0]
+                    || f.index.word(i, 8) != e[1]
+                    || f.index.word(i, 16) != e[2]
+                    || f.index.length(i) != 8) {
+                firstWrong = i;
+            }
+        }
+        assertThat(firstWrong).as("first entry out of order").isEqualTo(-1);
+        assertThat(f.index.size()).isEqualTo(f.entries.size());
+    }
+
+    @Test
+    void radixSortOrdersByGroupPrefixAndPointer() {
+        for (int n : new int[] {0, 1, 2, 63, 64, 65, 1000, 30_000}) {
+            Fixture f = fixture(n, n);
+            f.index.sort(null);
+            assertSorted(f);
+        }
+    }
+
+    @Test
+    void introSortAloneGivesTheSameOrder() {
+        Fixture f = fixture(20_000, 7);
+        new IndexSort(f.index).introSort(0, 19_999);
+        assertSorted(f);
+    }
+
+    @Test
+    void heapSortAloneGivesTheSameOrder() {
+        Fixture f = fixture(5_000, 11);
+        new IndexSort(f.index).heapSort(0, 4_999);
+        assertSorted(f);
+    }
+
+    @Test
+    void sortingASortedIndexAgainKeepsIt() {
+        Fixture f = fixture(10_000, 3);
+        f.index.sort(null);
+        f.index.sort(null);
+        assertSorted(f);
+    }
+}

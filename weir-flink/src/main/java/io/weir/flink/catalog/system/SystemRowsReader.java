@@ -1,0 +1,103 @@
+package io.weir.flink.catalog.system;
+
+import io.weir.Tables;
+import io.weir.io.LocalFileIO;
+
+import org.apache.flink.api.connector.source.ReaderOutput;
+import org.apache.flink.api.connector.source.SourceReader;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.core.io.InputStatus;
+import org.apache.flink.table.data.RowData;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Reads system-table splits: loads the table, computes the rows, emits them. The rows are few (one
+ * per commit or per live file), so they are computed at once. Runs on the task's mailbox thread.
+ */
+final class SystemRowsReader implements SourceReader<RowData, SystemRowsSplit> {
+    private final SourceReaderContext context;
+    private final Deque<SystemRowsSplit> splits = new ArrayDeque<>();
+    private SystemRowsSplit current;
+    private Iterator<RowData> rows;
+    private long emitted;
+    private boolean noMoreSplits;
+    private CompletableFuture<Void> available = new CompletableFuture<>();
+
+    SystemRowsReader(SourceReaderContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public void start() {
+        context.sendSplitRequest();
+    }
+
+    @Override
+    public InputStatus pollNext(ReaderOutput<RowData> output) {
+        if (current == null) {
+            SystemRowsSplit next = splits.poll();
+            if (next == null) {
+                if (noMoreSplits) {
+                    return InputStatus.END_OF_INPUT;
+                }
+                if (available.isDone()) {
+                    available = new CompletableFuture<>();
+                }
+                return InputStatus.NOTHING_AVAILABLE;
+            }
+            open(next);
+        }
+        if (rows.hasNext()) {
+            output.collect(rows.next());
+            emitted++;
+        } else {
+            current = null;
+            rows = null;
+            context.sendSplitRequest();
+        }
+        return InputStatus.MORE_AVAILABLE;
+    }
+
+    private void open(SystemRowsSplit split) {
+        List<RowData> all = split.kind().rows(Tables.load(new LocalFileIO(), split.location()));
+        current = split;
+        emitted = Math.min(split.emitted(), all.size());
+        rows = all.subList((int) emitted, all.size()).iterator();
+    }
+
+    @Override
+    public List<SystemRowsSplit> snapshotState(long checkpointId) {
+        List<SystemRowsSplit> state = new ArrayList<>();
+        if (current != null) {
+            state.add(current.withEmitted(emitted));
+        }
+        state.addAll(splits);
+        return state;
+    }
+
+    @Override
+    public CompletableFuture<Void> isAvailable() {
+        return available;
+    }
+
+    @Override
+    public void addSplits(List<SystemRowsSplit> newSplits) {
+        splits.addAll(newSplits);
+        available.complete(null);
+    }
+
+    @Override
+    public void notifyNoMoreSplits() {
+        noMoreSplits = true;
+        available.complete(null);
+    }
+
+    @Override
+    public void close() {}
+}

@@ -1,0 +1,70 @@
+package io.weir.flink.compaction;
+
+import io.weir.DataFile;
+import io.weir.FileKind;
+import io.weir.ScanTask;
+import io.weir.options.TableOptions;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * How much one compaction round may do: at most {@code maxFileGroups} file groups and {@code
+ * maxBytes} input bytes, the groups with the most log files first (they cost readers the most). A
+ * round always takes at least one group, so a group larger than the byte budget still gets
+ * compacted.
+ */
+public record CompactionBudget(int maxFileGroups, long maxBytes) {
+    private static final Comparator<ScanTask> MOST_DUE_FIRST =
+            Comparator.comparingLong(CompactionBudget::logFiles)
+                    .thenComparingLong(CompactionBudget::logBytes)
+                    .reversed()
+                    .thenComparing(ScanTask::fileGroup);
+
+    public CompactionBudget {
+        if (maxFileGroups < 1 || maxBytes < 1) {
+            throw new IllegalArgumentException(
+                    "Invalid compaction budget: " + maxFileGroups + " groups, " + maxBytes + " b");
+        }
+    }
+
+    /** The budget of the table options {@code compaction.round.*}. */
+    public static CompactionBudget of(TableOptions options) {
+        return new CompactionBudget(
+                options.compactionRoundMaxFileGroups(), options.compactionRoundMaxBytes());
+    }
+
+    /** The planned groups this round compacts, most due first. */
+    public List<ScanTask> select(List<ScanTask> planned) {
+        List<ScanTask> sorted = new ArrayList<>(planned);
+        sorted.sort(MOST_DUE_FIRST);
+        List<ScanTask> chosen = new ArrayList<>();
+        long bytes = 0;
+        for (ScanTask task : sorted) {
+            long size = bytes(task);
+            if (chosen.size() == maxFileGroups || (!chosen.isEmpty() && bytes + size > maxBytes)) {
+                break;
+            }
+            chosen.add(task);
+            bytes += size;
+        }
+        return chosen;
+    }
+
+    /** The bytes of every file of a group. */
+    public static long bytes(ScanTask task) {
+        return task.files().stream().mapToLong(DataFile::sizeInBytes).sum();
+    }
+
+    static long logFiles(ScanTask task) {
+        return task.files().stream().filter(f -> f.kind() == FileKind.LOG).count();
+    }
+
+    static long logBytes(ScanTask task) {
+        return task.files().stream()
+                .filter(f -> f.kind() == FileKind.LOG)
+                .mapToLong(DataFile::sizeInBytes)
+                .sum();
+    }
+}

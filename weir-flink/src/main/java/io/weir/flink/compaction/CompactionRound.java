@@ -1,0 +1,146 @@
+package io.weir.flink.compaction;
+
+import io.weir.Compaction;
+import io.weir.CompactionResult;
+import io.weir.DataFile;
+import io.weir.ScanTask;
+import io.weir.Table;
+import io.weir.io.FileIO;
+import io.weir.read.DataFileReaders;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One compaction round of an ingestion job: plan the due file groups on the latest snapshot, take
+ * what the budget allows, rewrite them on {@code threads} threads, and commit them as ONE
+ * compaction commit. Nothing the round writes is visible before that commit; if anything fails (or
+ * the round is abandoned) its outputs are deleted, or, if the process dies, stay as orphans for
+ * {@code removeOrphanFiles}. The inputs stay live until the commit replaces them, so a failed round
+ * loses nothing.
+ */
+final class CompactionRound {
+    private final Table table;
+    private final boolean full;
+    private final int threads;
+    private final CompactionHook hook;
+    private final BooleanSupplier abandoned;
+
+    CompactionRound(
+            Table table,
+            boolean full,
+            int threads,
+            CompactionHook hook,
+            BooleanSupplier abandoned) {
+        this.table = table;
+        this.full = full;
+        this.threads = threads;
+        this.hook = hook;
+        this.abandoned = abandoned;
+    }
+
+    /** Runs the round; null if no file group was due. */
+    CompactionResult run() throws InterruptedException {
+        Compaction compaction = table.newCompaction();
+        if (full) {
+            compaction.full();
+        }
+        List<ScanTask> tasks = CompactionBudget.of(table.options()).select(compaction.plan());
+        if (tasks.isEmpty()) {
+            return null;
+        }
+        if (hook != null) {
+            hook.beforeRewrite(tasks.stream().map(ScanTask::fileGroup).toList());
+        }
+        List<DataFile> outputs = new ArrayList<>();
+        try {
+            rewriteAll(compaction, tasks, outputs);
+            checkNotAbandoned();
+        } catch (InterruptedException | RuntimeException e) {
+            deleteQuietly(table.io(), table.location(), outputs);
+            throw e;
+        }
+        CompactionResult result = compaction.commit(tasks, outputs);
+        if (hook != null) {
+            hook.afterCompaction(result);
+        }
+        return result;
+    }
+
+    private void rewriteAll(Compaction compaction, List<ScanTask> tasks, List<DataFile> outputs)
+            throws InterruptedException {
+        if (threads <= 1 || tasks.size() == 1) {
+            for (ScanTask task : tasks) {
+                checkNotAbandoned();
+                outputs.addAll(compaction.rewrite(task));
+            }
+            return;
+        }
+        ExecutorService pool =
+                Executors.newFixedThreadPool(
+                        Math.min(threads, tasks.size()), CompactionThreads.named("weir-rewrite"));
+        try {
+            List<Future<List<DataFile>>> futures = new ArrayList<>();
+            for (ScanTask task : tasks) {
+                futures.add(
+                        pool.submit(
+                                () -> {
+                                    checkNotAbandoned();
+                                    return compaction.rewrite(task);
+                                }));
+            }
+            RuntimeException failure = null;
+            for (Future<List<DataFile>> future : futures) {
+                try {
+                    outputs.addAll(future.get());
+                } catch (ExecutionException e) {
+                    if (failure == null) {
+                        failure = asRuntime(e.getCause());
+                        futures.forEach(f -> f.cancel(false));
+                    }
+                } catch (CancellationException e) {
+                    // cancelled after an earlier failure
+                }
+            }
+            if (failure != null) {
+                throw failure;
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private void checkNotAbandoned() {
+        if (abandoned.getAsBoolean() || Thread.currentThread().isInterrupted()) {
+            throw new AbandonedException();
+        }
+    }
+
+    private static RuntimeException asRuntime(Throwable t) {
+        return t instanceof RuntimeException r ? r : new RuntimeException(t);
+    }
+
+    static void deleteQuietly(FileIO io, String location, List<DataFile> files) {
+        for (DataFile f : files) {
+            try {
+                io.delete(DataFileReaders.join(location, f.path()));
+            } catch (IOException | RuntimeException e) {
+                // an orphan that removeOrphanFiles deletes later
+            }
+        }
+    }
+
+    /** The round was abandoned because the job is shutting down. */
+    static final class AbandonedException extends RuntimeException {
+        AbandonedException() {
+            super("compaction round abandoned: the job is shutting down", null, false, false);
+        }
+    }
+}

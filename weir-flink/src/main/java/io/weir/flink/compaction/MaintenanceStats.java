@@ -1,0 +1,76 @@
+package io.weir.flink.compaction;
+
+import io.weir.CompactionResult;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What the compaction of an ingestion job did so far; written by the compaction thread, read by
+ * metric gauges and tests from any thread.
+ */
+public final class MaintenanceStats {
+    private final AtomicLong rounds = new AtomicLong();
+    private final AtomicLong failedRounds = new AtomicLong();
+    private final AtomicLong compactions = new AtomicLong();
+    private final AtomicLong compactedFileGroups = new AtomicLong();
+    private final AtomicLong replacedFiles = new AtomicLong();
+    private final AtomicLong expiries = new AtomicLong();
+    private volatile long lastCompactionMillis = -1;
+    private volatile long lastCompactionCommitId = -1;
+
+    void roundDone() {
+        rounds.incrementAndGet();
+    }
+
+    void roundFailed() {
+        failedRounds.incrementAndGet();
+    }
+
+    void compacted(CompactionResult result, long millis) {
+        compactions.incrementAndGet();
+        compactedFileGroups.addAndGet(result.fileGroups());
+        replacedFiles.addAndGet(result.filesRemoved());
+        lastCompactionMillis = millis;
+        lastCompactionCommitId = result.commitId();
+    }
+
+    void expired() {
+        expiries.incrementAndGet();
+    }
+
+    /** Rounds that finished without a failure (with or without a compaction). */
+    public long rounds() {
+        return rounds.get();
+    }
+
+    public long failedRounds() {
+        return failedRounds.get();
+    }
+
+    /** Compaction commits made. */
+    public long compactions() {
+        return compactions.get();
+    }
+
+    public long compactedFileGroups() {
+        return compactedFileGroups.get();
+    }
+
+    public long replacedFiles() {
+        return replacedFiles.get();
+    }
+
+    /** Snapshot expiries run ({@code snapshot.expire.in-job}). */
+    public long expiries() {
+        return expiries.get();
+    }
+
+    /** Duration of the last compaction round that committed, or -1. */
+    public long lastCompactionMillis() {
+        return lastCompactionMillis;
+    }
+
+    public long lastCompactionCommitId() {
+        return lastCompactionCommitId;
+    }
+}

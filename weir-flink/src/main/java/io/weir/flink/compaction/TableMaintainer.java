@@ -1,0 +1,215 @@
+package io.weir.flink.compaction;
+
+import io.weir.CompactionResult;
+import io.weir.ExpireSnapshotsResult;
+import io.weir.Table;
+import io.weir.options.TableOptions;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * Compaction (and optionally snapshot expiry) of a table, run in the background of an ingestion
+ * job. {@link #onCommitted()} is called after each ingest commit, on the job's task thread, and
+ * never blocks: it starts a round on the maintenance thread unless one is running or the last
+ * failure's back-off has not passed. So checkpoints never wait for compaction, and at most one
+ * round is in flight; its size is bounded by {@code compaction.round.*}.
+ *
+ * <p>A round compacts the file groups that are due ({@code compaction.max-log-files}, {@code
+ * compaction.max-log-bytes}), or every group with a log file when a full round is due ({@code
+ * compaction.full.delta-commits}, {@code compaction.full.interval}), and commits once. Compaction
+ * commits never conflict with ingest commits: they remove only the files they read, and logs
+ * committed meanwhile stay. A failed round is logged and retried by a later round, after a back-off
+ * that doubles up to 5 minutes; the job goes on. That is safe because a round's inputs stay live
+ * until its commit replaces them: a round that fails, or is abandoned, changes no snapshot, and its
+ * files are deleted (or, if the process dies, left as orphans for orphan removal).
+ */
+public final class TableMaintainer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(TableMaintainer.class);
+    private static final long FIRST_BACKOFF_MILLIS = 1_000;
+    private static final long MAX_BACKOFF_MILLIS = 300_000;
+
+    private final Supplier<Table> loader;
+    private final CompactionHook hook;
+    private final MaintenanceStats stats = new MaintenanceStats();
+    private final ExecutorService thread =
+            Executors.newSingleThreadExecutor(CompactionThreads.named("weir-compaction"));
+    private final AtomicInteger commitsSeen = new AtomicInteger();
+
+    // Task thread only.
+    private Future<?> inFlight;
+    private boolean ended;
+
+    // Maintenance thread only.
+    private Table table;
+    private int commitsAtLastFull;
+    private long lastFullMillis = System.currentTimeMillis();
+    private boolean retryFull;
+    private int failures;
+
+    private volatile long notBeforeMillis;
+    private volatile boolean closed;
+
+    /**
+     * @param loader loads the table (called on the maintenance thread)
+     * @param hook a test seam, or null
+     */
+    public TableMaintainer(Supplier<Table> loader, CompactionHook hook) {
+        this.loader = loader;
+        this.hook = hook;
+    }
+
+    public MaintenanceStats stats() {
+        return stats;
+    }
+
+    /** Whether a round is running now. */
+    public boolean isBusy() {
+        return inFlight != null && !inFlight.isDone();
+    }
+
+    /** After an ingest commit: starts a round in the background if none runs. Never blocks. */
+    public void onCommitted() {
+        commitsSeen.incrementAndGet();
+        if (ended || closed || isBusy() || System.currentTimeMillis() < notBeforeMillis) {
+            return;
+        }
+        inFlight = thread.submit(this::runRound);
+    }
+
+    /**
+     * At end of input: starts no more rounds and waits for the one in flight (bounded by the round
+     * budget), so a bounded job ends with its compaction committed or cleanly failed.
+     */
+    public void finish() throws InterruptedException {
+        ended = true;
+        if (inFlight != null) {
+            try {
+                inFlight.get();
+            } catch (ExecutionException e) {
+                LOG.warn("Compaction round failed at end of input", e.getCause());
+            }
+        }
+    }
+
+    /**
+     * Abandons a round in flight (failover, cancellation): it stops before its commit and deletes
+     * its files; files of a round stopped mid-write become orphans.
+     */
+    @Override
+    public void close() throws InterruptedException {
+        closed = true;
+        thread.shutdownNow();
+        if (!thread.awaitTermination(10, TimeUnit.SECONDS)) {
+            LOG.warn("The Weir compaction thread did not stop within 10 s; it is left behind");
+        }
+    }
+
+    private void runRound() {
+        long start = System.nanoTime();
+        boolean full = false;
+        try {
+            if (table == null) {
+                table = loader.get();
+            }
+            TableOptions options = table.options();
+            if (options.writeOnly()) {
+                return;
+            }
+            int commits = commitsSeen.get();
+            full = retryFull || fullRoundDue(options, commits);
+            CompactionResult result =
+                    new CompactionRound(
+                                    table, full, options.compactionThreads(), hook, () -> closed)
+                            .run();
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            if (full) {
+                commitsAtLastFull = commits;
+                lastFullMillis = System.currentTimeMillis();
+                retryFull = false;
+            }
+            if (result != null) {
+                stats.compacted(result, millis);
+                LOG.info(
+                        "Compacted {} file groups ({} files) of table {} as commit {} in {} ms{}",
+                        result.fileGroups(),
+                        result.filesRemoved(),
+                        table.location(),
+                        result.commitId(),
+                        millis,
+                        full ? " (full round)" : "");
+            }
+            if (options.snapshotExpireInJob()) {
+                expire();
+            }
+            failures = 0;
+            notBeforeMillis = 0;
+            stats.roundDone();
+        } catch (CompactionRound.AbandonedException | InterruptedException e) {
+            LOG.info("Compaction round of table {} abandoned: the job is stopping", location());
+        } catch (RuntimeException e) {
+            if (closed) {
+                LOG.info("Compaction round of table {} stopped: the job is stopping", location());
+                return;
+            }
+            failures++;
+            retryFull |= full;
+            long backoff =
+                    Math.min(
+                            MAX_BACKOFF_MILLIS, FIRST_BACKOFF_MILLIS << Math.min(failures - 1, 20));
+            notBeforeMillis = System.currentTimeMillis() + backoff;
+            stats.roundFailed();
+            LOG.warn(
+                    "Compaction of table {} failed ({} in a row); ingestion goes on, the file"
+                            + " groups stay as they are (nothing is lost) and a round after {} ms"
+                            + " tries again",
+                    location(),
+                    failures,
+                    backoff,
+                    e);
+        }
+    }
+
+    private boolean fullRoundDue(TableOptions options, int commits) {
+        int delta = options.compactionFullDeltaCommits();
+        Duration interval = options.compactionFullInterval();
+        return (delta > 0 && commits - commitsAtLastFull >= delta)
+                || (interval != null
+                        && System.currentTimeMillis() - lastFullMillis >= interval.toMillis());
+    }
+
+    /** Expiry failures do not hold compaction back: the next round expires again. */
+    private void expire() {
+        try {
+            ExpireSnapshotsResult result = table.expireSnapshots().commit();
+            stats.expired();
+            if (result.expiredSnapshots() > 0) {
+                LOG.info(
+                        "Expired {} snapshots of table {} (earliest retained commit {}), deleted"
+                                + " {} data files",
+                        result.expiredSnapshots(),
+                        table.location(),
+                        result.earliestRetained(),
+                        result.deletedDataFiles().size());
+            }
+        } catch (RuntimeException e) {
+            LOG.warn(
+                    "Snapshot expiry of table {} failed; the next round tries again",
+                    location(),
+                    e);
+        }
+    }
+
+    private String location() {
+        return table == null ? "(not loaded)" : table.location();
+    }
+}

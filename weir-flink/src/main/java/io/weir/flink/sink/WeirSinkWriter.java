@@ -1,0 +1,74 @@
+package io.weir.flink.sink;
+
+import io.weir.DataFile;
+import io.weir.TableWrite;
+import io.weir.flink.FlinkRows;
+import io.weir.flink.sink.internal.WriterMetrics;
+
+import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
+import org.apache.flink.table.data.RowData;
+
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * A thin adapter from Flink's writer protocol to a {@link TableWrite}: each row is viewed as a Weir
+ * row (zero-copy for a {@code BinaryRowData}, which is what the bucket shuffle delivers) and
+ * written; at each checkpoint {@link #prepareCommit} flushes and hands the files on. Files not yet
+ * handed on when the writer closes (a failure) are deleted by {@link TableWrite#close()}.
+ */
+final class WeirSinkWriter implements CommittingSinkWriter<RowData, WeirWriteResult> {
+    /** Rows between two publications of the metrics' counters. */
+    private static final int METRICS_INTERVAL = 4096;
+
+    private final TableWrite write;
+    private final FlinkRows.ToWeir toWeir;
+    private final WriterMetrics metrics;
+    private final WeirSinkHook hook;
+    private final int subtask;
+    private int untilMetrics = METRICS_INTERVAL;
+
+    WeirSinkWriter(
+            TableWrite write,
+            FlinkRows.ToWeir toWeir,
+            WriterMetrics metrics,
+            WeirSinkHook hook,
+            int subtask) {
+        this.write = write;
+        this.toWeir = toWeir;
+        this.metrics = metrics;
+        this.hook = hook;
+        this.subtask = subtask;
+    }
+
+    @Override
+    public void write(RowData row, Context context) {
+        write.write(toWeir.convert(row));
+        if (hook != null) {
+            hook.afterWrite(subtask, row);
+        }
+        if (--untilMetrics == 0) {
+            untilMetrics = METRICS_INTERVAL;
+            metrics.refresh();
+        }
+    }
+
+    /** Nothing: {@link #prepareCommit} flushes, and it always follows. */
+    @Override
+    public void flush(boolean endOfInput) {}
+
+    @Override
+    public Collection<WeirWriteResult> prepareCommit() {
+        List<DataFile> files = write.prepareCommit();
+        metrics.refresh();
+        if (hook != null) {
+            hook.afterPrepareCommit(subtask, files);
+        }
+        return files.isEmpty() ? List.of() : List.of(new WeirWriteResult(files));
+    }
+
+    @Override
+    public void close() {
+        write.close();
+    }
+}

@@ -1,0 +1,145 @@
+package io.weir.flink.table;
+
+import io.weir.Schema;
+import io.weir.Table;
+import io.weir.Tables;
+import io.weir.exceptions.NoSuchTableException;
+import io.weir.exceptions.TableAlreadyExistsException;
+import io.weir.flink.FlinkSchemas;
+import io.weir.io.LocalFileIO;
+import io.weir.options.TableOptions;
+
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExecutionOptions;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.ResolvedCatalogTable;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.factories.DynamicTableSinkFactory;
+import org.apache.flink.table.factories.DynamicTableSourceFactory;
+import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.types.logical.RowType;
+
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The {@code weir} connector: {@code CREATE TABLE t (...) WITH ('connector' = 'weir', 'path' =
+ * '...')}. On first use it validates the options (unknown keys fail listing the valid ones; values
+ * are checked by the core option parsers) and opens the table at {@code path}: if there is none, it
+ * creates one from the DDL (columns, {@code PRIMARY KEY ... NOT ENFORCED}, {@code PARTITIONED BY},
+ * table options), committing nothing; if there is one, the DDL must match it.
+ */
+public class WeirDynamicTableFactory implements DynamicTableSourceFactory, DynamicTableSinkFactory {
+    public static final String IDENTIFIER = "weir";
+
+    @Override
+    public String factoryIdentifier() {
+        return IDENTIFIER;
+    }
+
+    @Override
+    public Set<ConfigOption<?>> requiredOptions() {
+        return Set.of(WeirConnectorOptions.PATH);
+    }
+
+    @Override
+    public Set<ConfigOption<?>> optionalOptions() {
+        Set<ConfigOption<?>> options =
+                new LinkedHashSet<>(WeirConnectorOptions.TABLE_OPTIONS.values());
+        options.add(WeirConnectorOptions.SINK_PARALLELISM);
+        options.addAll(readOptions());
+        return options;
+    }
+
+    /**
+     * The source's options ({@code scan.*}), declared by the source in {@code WeirReadOptions}.
+     * INTEGRATION: the one place where they join the connector's options.
+     */
+    static Set<ConfigOption<?>> readOptions() {
+        return WeirReadOptions.options();
+    }
+
+    @Override
+    public DynamicTableSink createDynamicTableSink(Context context) {
+        return createSink(context, openTable(context));
+    }
+
+    @Override
+    public DynamicTableSource createDynamicTableSource(Context context) {
+        return createSource(context, openTable(context));
+    }
+
+    /**
+     * The table's own options apply (a DDL must match them); {@code sink.parallelism} is per query.
+     */
+    private static DynamicTableSink createSink(Context context, Table table) {
+        RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
+        Integer parallelism =
+                Configuration.fromMap(context.getCatalogTable().getOptions())
+                        .getOptional(FactoryUtil.SINK_PARALLELISM)
+                        .orElse(null);
+        return new WeirTableSink(
+                table.location(), rowType, table.schema(), table.options(), parallelism);
+    }
+
+    /** Reads are bounded in batch mode and follow new commits in streaming mode. */
+    private static DynamicTableSource createSource(Context context, Table table) {
+        boolean streaming =
+                context.getConfiguration().get(ExecutionOptions.RUNTIME_MODE)
+                        == RuntimeExecutionMode.STREAMING;
+        return new WeirTableSource(
+                table.location(), table, context.getCatalogTable().getOptions(), streaming);
+    }
+
+    /**
+     * Validates the options and returns the table at {@code path}, created from the DDL if there is
+     * none, or checked against the DDL if there is one.
+     *
+     * @throws ValidationException for invalid options or a DDL that does not match the table
+     */
+    static Table openTable(Context context) {
+        ResolvedCatalogTable ddl = context.getCatalogTable();
+        // The core parsers first, so that a bad value is reported in the core's words.
+        TableOptions options = WeirConnectorOptions.parseTableOptions(ddl.getOptions());
+        FactoryUtil.TableFactoryHelper helper =
+                FactoryUtil.createTableFactoryHelper(new WeirDynamicTableFactory(), context);
+        helper.validate();
+        String location =
+                WeirConnectorOptions.localLocation(
+                        WeirConnectorOptions.PATH,
+                        helper.getOptions().get(WeirConnectorOptions.PATH));
+        String name = context.getObjectIdentifier().asSummaryString();
+        Schema schema = FlinkSchemas.toWeir(ddl.getResolvedSchema(), ddl.getPartitionKeys());
+        Table table = loadIfExists(location);
+        if (table == null) {
+            // If another job created it meanwhile, this loads that table, to be checked.
+            table = createOrLoad(name, location, schema, options.toMap());
+        }
+        StoredTableCheck.check(name, table, schema, options);
+        return table;
+    }
+
+    private static Table loadIfExists(String location) {
+        try {
+            return Tables.load(new LocalFileIO(), location);
+        } catch (NoSuchTableException e) {
+            return null;
+        }
+    }
+
+    /** Creates the table, or, if another job created it meanwhile, loads that one. */
+    private static Table createOrLoad(
+            String name, String location, Schema schema, Map<String, String> options) {
+        try {
+            return Tables.create(new LocalFileIO(), location, schema, options);
+        } catch (TableAlreadyExistsException e) {
+            return Tables.load(new LocalFileIO(), location);
+        } catch (io.weir.exceptions.ValidationException e) {
+            throw new ValidationException("Cannot create table " + name + ": " + e.getMessage(), e);
+        }
+    }
+}

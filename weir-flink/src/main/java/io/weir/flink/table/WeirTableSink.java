@@ -1,0 +1,114 @@
+package io.weir.flink.table;
+
+import io.weir.Schema;
+import io.weir.flink.sink.WeirSink;
+import io.weir.options.TableOptions;
+
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.connector.sink.SinkV2Provider;
+import org.apache.flink.table.connector.sink.abilities.SupportsOverwrite;
+import org.apache.flink.table.connector.sink.abilities.SupportsPartitioning;
+import org.apache.flink.table.types.logical.RowType;
+
+import javax.annotation.Nullable;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The SQL sink of a Weir table: plans an exactly-once {@link WeirSink}.
+ *
+ * <ul>
+ *   <li>Changelog: a table with a primary key is an upsert sink (+I, +U and -D; the planner drops
+ *       -U); an append-only table takes inserts only.
+ *   <li>INSERT OVERWRITE (the planner allows it in batch mode only): an unpartitioned table is
+ *       replaced whole; a partitioned one in the partition of a full static {@code PARTITION (...)}
+ *       clause, else exactly in the partitions that receive rows (dynamic overwrite).
+ *   <li>The sink does its own bucket shuffle, so it never asks the planner to group rows by
+ *       partition.
+ * </ul>
+ */
+public final class WeirTableSink
+        implements DynamicTableSink, SupportsOverwrite, SupportsPartitioning {
+    private final String location;
+    private final RowType rowType;
+    private final Schema schema;
+    private final TableOptions options;
+    @Nullable private final Integer parallelism;
+    private boolean overwrite;
+    private Map<String, String> staticPartition = new LinkedHashMap<>();
+
+    /**
+     * The sink of one INSERT into a Weir table, as the table factory creates it.
+     *
+     * @param location the table's location
+     * @param rowType the physical row type of the catalog table (what the planner writes): the Weir
+     *     table's columns, in its order; nullability and names may differ
+     * @param schema the Weir table's schema (its primary key decides the changelog mode)
+     * @param options the Weir table's options with the statement's dynamic options applied; the
+     *     writers use its {@code write-buffer-size}
+     * @param parallelism the writers' parallelism ({@code sink.parallelism}), or null for the
+     *     planner's
+     */
+    public WeirTableSink(
+            String location,
+            RowType rowType,
+            Schema schema,
+            TableOptions options,
+            @Nullable Integer parallelism) {
+        this.location = Objects.requireNonNull(location, "location");
+        this.rowType = Objects.requireNonNull(rowType, "rowType");
+        this.schema = Objects.requireNonNull(schema, "schema");
+        this.options = Objects.requireNonNull(options, "options");
+        this.parallelism = parallelism;
+    }
+
+    @Override
+    public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
+        return schema.hasPrimaryKey() ? ChangelogMode.upsert() : ChangelogMode.insertOnly();
+    }
+
+    @Override
+    public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
+        WeirSink sink =
+                WeirSink.builder()
+                        .location(location)
+                        .rowType(rowType)
+                        .overwrite(overwrite)
+                        .staticPartition(staticPartition)
+                        .writeBufferSize(options.writeBufferSize())
+                        .build();
+        return SinkV2Provider.of(sink, parallelism);
+    }
+
+    @Override
+    public void applyOverwrite(boolean overwrite) {
+        this.overwrite = overwrite;
+    }
+
+    @Override
+    public void applyStaticPartition(Map<String, String> partition) {
+        this.staticPartition = new LinkedHashMap<>(partition);
+    }
+
+    /** The bucket shuffle routes rows itself. */
+    @Override
+    public boolean requiresPartitionGrouping(boolean supportsGrouping) {
+        return false;
+    }
+
+    @Override
+    public DynamicTableSink copy() {
+        WeirTableSink copy = new WeirTableSink(location, rowType, schema, options, parallelism);
+        copy.overwrite = overwrite;
+        copy.staticPartition = new LinkedHashMap<>(staticPartition);
+        return copy;
+    }
+
+    @Override
+    public String asSummaryString() {
+        return "Weir(" + location + ")";
+    }
+}

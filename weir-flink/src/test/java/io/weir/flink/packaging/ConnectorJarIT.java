@@ -1,0 +1,278 @@
+package io.weir.flink.packaging;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Checks the connector jar ({@code target/weir-flink-<version>-connector.jar}, built by the shade
+ * plugin in {@code package}): what it holds, and that it works dropped into Flink — a separate JVM
+ * whose classpath is only Flink's jars, the connector jar and {@link DropInProbe}.
+ */
+class ConnectorJarIT {
+    private static final String FACTORY_SERVICE =
+            "META-INF/services/org.apache.flink.table.factories.Factory";
+
+    /** Packages kept under their own names: JNI binds native methods to these class names. */
+    private static final List<String> UNRELOCATED =
+            List.of("com/github/luben/zstd/", "org/xerial/snappy/");
+
+    private static Path connectorJar;
+    private static List<String> entries;
+
+    @BeforeAll
+    static void openJar() throws IOException {
+        connectorJar = Path.of(System.getProperty("weir.connector.jar"));
+        assertThat(connectorJar).as("built by the shade plugin in package").isRegularFile();
+        try (JarFile jar = new JarFile(connectorJar.toFile())) {
+            entries = jar.stream().map(JarEntry::getName).toList();
+        }
+    }
+
+    @Test
+    void everyClassIsWeirsOrRelocatedOrAJniLibrary() {
+        List<String> stray = new ArrayList<>();
+        for (String name : entries) {
+            if (name.endsWith(".class")
+                    && !name.startsWith("io/weir/")
+                    && UNRELOCATED.stream().noneMatch(name::startsWith)) {
+                stray.add(name);
+            }
+        }
+        assertThat(stray).as("classes outside io.weir and the JNI libraries").isEmpty();
+        assertThat(entries)
+                .as("relocated libraries")
+                .contains(
+                        "io/weir/Tables.class",
+                        "io/weir/shaded/com/fasterxml/jackson/databind/ObjectMapper.class",
+                        "io/weir/shaded/org/apache/parquet/hadoop/ParquetFileWriter.class",
+                        "io/weir/shaded/org/apache/hadoop/conf/Configuration.class",
+                        "io/weir/shaded/net/jpountz/lz4/LZ4Factory.class",
+                        "com/github/luben/zstd/Zstd.class",
+                        "org/xerial/snappy/Snappy.class");
+        assertThat(entries)
+                .as("Flink and slf4j are provided; multi-release variants would not be relocated")
+                .noneMatch(n -> n.startsWith("org/apache/flink/"))
+                .noneMatch(n -> n.contains("org/slf4j/"))
+                .noneMatch(n -> n.startsWith("META-INF/versions/"))
+                .noneMatch(n -> n.startsWith("io/weir/shaded/net/jpountz/util/linux/"));
+        assertThat(entries)
+                .as("native libraries of zstd-jni and snappy-java, under their own paths")
+                .contains("linux/amd64/libzstd-jni-1.5.7-6.so")
+                .anyMatch(n -> n.startsWith("org/xerial/snappy/native/Linux/x86_64/"));
+    }
+
+    @Test
+    void servicesAreRelocatedAndWeirFactoriesSurvive() throws IOException {
+        try (JarFile jar = new JarFile(connectorJar.toFile())) {
+            for (String name : entries) {
+                if (!name.startsWith("META-INF/services/") || name.endsWith("/")) {
+                    continue;
+                }
+                String service = name.substring("META-INF/services/".length());
+                assertThat(service)
+                        .as("service interface of %s", name)
+                        .matches("io\\.weir\\..*|org\\.apache\\.flink\\..*");
+                assertThat(lines(jar.getInputStream(jar.getEntry(name))))
+                        .as("implementations in %s", name)
+                        .allMatch(impl -> impl.startsWith("io.weir."));
+            }
+            Path own = Path.of(System.getProperty("weir.classes.dir")).resolve(FACTORY_SERVICE);
+            Set<String> expected = weirFactories();
+            if (!expected.isEmpty()) {
+                JarEntry entry = jar.getJarEntry(FACTORY_SERVICE);
+                assertThat(entry).as(FACTORY_SERVICE + " in the connector jar").isNotNull();
+                assertThat(lines(jar.getInputStream(entry))).containsAll(expected);
+            } else {
+                assertThat(own).doesNotExist();
+            }
+        }
+    }
+
+    @Test
+    void worksDroppedIntoFlink(@TempDir Path dir) throws Exception {
+        Path probeClasses = dir.resolve("probe");
+        copyProbe(probeClasses);
+        List<String> classpath = new ArrayList<>();
+        classpath.add(connectorJar.toString());
+        classpath.add(probeClasses.toString());
+        classpath.addAll(flinkJars());
+
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(
+                List.of(
+                        "-Xmx512m",
+                        "--add-opens=java.base/java.lang=ALL-UNNAMED",
+                        "--add-opens=java.base/java.util=ALL-UNNAMED",
+                        "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                        "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+                        "-Dweir.connector.jar=" + connectorJar,
+                        "-cp",
+                        String.join(File.pathSeparator, classpath),
+                        DropInProbe.class.getName(),
+                        dir.resolve("tables").toString()));
+        command.addAll(weirFactories());
+        Path log = dir.resolve("probe.log");
+        Process process =
+                new ProcessBuilder(command)
+                        .redirectErrorStream(true)
+                        .redirectOutput(log.toFile())
+                        .start();
+        boolean exited = process.waitFor(5, TimeUnit.MINUTES);
+        if (!exited) {
+            process.destroyForcibly();
+        }
+        String output = Files.readString(log);
+        assertThat(exited).as("probe finished in time:\n%s", output).isTrue();
+        assertThat(process.exitValue()).as("probe output:\n%s", output).isZero();
+        assertThat(output)
+                .contains("OK classes:")
+                .contains("OK factories:")
+                .contains("OK table: 200 rows written and read, log codec lz4, base files snappy")
+                .contains("OK table: 200 rows written and read, log codec zstd, base files zstd")
+                .contains("OK flink:")
+                .contains("DONE");
+        if (weirFactories().contains("io.weir.flink.catalog.WeirCatalogFactory")) {
+            assertThat(output).contains("OK catalog:");
+        }
+    }
+
+    /**
+     * Flink's jars: the test classpath without this project's classes, without test tools, and
+     * without the runtime dependencies of weir-flink that the connector jar bundles (relocated or
+     * not; Maven lists them in {@code target/runtime.classpath}). What Flink itself brings stays,
+     * as in a Flink distribution (lz4-java, for example, which Flink's batch shuffle uses).
+     */
+    private static List<String> flinkJars() throws IOException {
+        String testClasspath =
+                System.getProperty(
+                        "surefire.test.class.path", System.getProperty("java.class.path"));
+        Path project =
+                Path.of(System.getProperty("weir.classes.dir")).getParent().getParent().getParent();
+        Set<String> weirRuntime =
+                new TreeSet<>(
+                        List.of(
+                                Files.readString(
+                                                Path.of(
+                                                        System.getProperty(
+                                                                "weir.runtime.classpath")))
+                                        .strip()
+                                        .split(File.pathSeparator)));
+        Set<String> bundled = new TreeSet<>(entries);
+        List<String> jars = new ArrayList<>();
+        for (String element : testClasspath.split(File.pathSeparator)) {
+            Path path = Path.of(element).toAbsolutePath();
+            if (!element.endsWith(".jar")
+                    || path.startsWith(project)
+                    || element.contains("/io/weir/")
+                    || Stream.of(
+                                    "/org/junit/",
+                                    "/org/assertj/",
+                                    "/org/opentest4j/",
+                                    "/org/apiguardian/",
+                                    // Flink logs through log4j (log4j-slf4j-impl), as in its
+                                    // distribution.
+                                    "/org/slf4j/slf4j-simple/")
+                            .anyMatch(element::contains)
+                    || (weirRuntime.contains(element) && isBundled(path, bundled))) {
+                continue;
+            }
+            jars.add(element);
+        }
+        assertThat(weirRuntime)
+                .as("weir-flink's runtime dependencies")
+                .anyMatch(j -> j.contains("/org/apache/parquet/"));
+        assertThat(jars)
+                .as("the child classpath has Flink")
+                .anyMatch(j -> j.contains("flink-table-planner-loader"))
+                .as("and none of the libraries that the connector jar bundles")
+                .noneMatch(
+                        j ->
+                                Stream.of(
+                                                "/com/fasterxml/jackson/",
+                                                "/org/apache/parquet/",
+                                                "/org/apache/hadoop/",
+                                                "/at/yawk/lz4/",
+                                                "/com/github/luben/",
+                                                "/org/xerial/snappy/",
+                                                "/com/fasterxml/woodstox/")
+                                        .anyMatch(j::contains));
+        return jars;
+    }
+
+    /** Whether the connector jar holds this jar's classes (any one is enough to tell). */
+    private static boolean isBundled(Path jarPath, Set<String> connectorEntries)
+            throws IOException {
+        try (JarFile jar = new JarFile(jarPath.toFile())) {
+            return jar.stream()
+                    .map(JarEntry::getName)
+                    .filter(
+                            n ->
+                                    n.endsWith(".class")
+                                            && !n.startsWith("META-INF/")
+                                            && !n.equals("module-info.class"))
+                    .limit(20)
+                    .anyMatch(
+                            n ->
+                                    connectorEntries.contains(n)
+                                            || connectorEntries.contains("io/weir/shaded/" + n)
+                                            || connectorEntries.contains("io/weir/" + n));
+        }
+    }
+
+    /** The class names that weir-flink registers as Flink table factories (may be none yet). */
+    private static Set<String> weirFactories() throws IOException {
+        Path own = Path.of(System.getProperty("weir.classes.dir")).resolve(FACTORY_SERVICE);
+        if (!Files.exists(own)) {
+            return Collections.emptySet();
+        }
+        try (InputStream in = Files.newInputStream(own)) {
+            return new TreeSet<>(lines(in));
+        }
+    }
+
+    private static List<String> lines(InputStream in) throws IOException {
+        try (in) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                    .lines()
+                    .map(l -> l.replaceAll("#.*", "").strip())
+                    .filter(l -> !l.isEmpty())
+                    .toList();
+        }
+    }
+
+    /** DropInProbe's class files alone (not the rest of weir-flink's unshaded test classes). */
+    private static void copyProbe(Path target) throws IOException {
+        String pkg = DropInProbe.class.getPackageName().replace('.', '/');
+        Path from = Path.of(System.getProperty("weir.test.classes.dir")).resolve(pkg);
+        Path to = Files.createDirectories(target.resolve(pkg));
+        try (Stream<Path> files = Files.list(from)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                String name = f.getFileName().toString();
+                if (name.startsWith("DropInProbe")) {
+                    Files.copy(f, to.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+}

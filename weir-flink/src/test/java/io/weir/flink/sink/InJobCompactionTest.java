@@ -1,0 +1,196 @@
+package io.weir.flink.sink;
+
+import io.weir.Commit;
+import io.weir.CommitKind;
+import io.weir.CompactionResult;
+import io.weir.FileGroupId;
+import io.weir.FileKind;
+import io.weir.Table;
+import io.weir.Tables;
+
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.source.lib.NumberSequenceSource;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestReporter;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Compaction inside a streaming ingestion job: base files appear while the job runs, a slow
+ * compaction does not hold checkpoints (and so ingest commits) back, the table ends equal to an
+ * independent model, and a write-only table is never compacted by the job.
+ */
+class InJobCompactionTest {
+    private static final int KEYS = 97;
+
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER =
+            new MiniClusterExtension(
+                    new MiniClusterResourceConfiguration.Builder()
+                            .setNumberTaskManagers(1)
+                            .setNumberSlotsPerTaskManager(2)
+                            .build());
+
+    @TempDir Path dir;
+
+    @Test
+    void slowCompactionDoesNotDelayCheckpoints(TestReporter reporter) throws Exception {
+        Table table = create(Map.of("compaction.max-log-files", "3"));
+        SlowCompactionHook hook = new SlowCompactionHook(table.location(), 2_000);
+        long rows = 12_000;
+        run(table, rows, hook);
+
+        Table done = Tables.load(table.location());
+        List<Commit> commits = commits(done);
+        List<Commit> compactions =
+                commits.stream().filter(c -> c.kind() == CommitKind.COMPACT).toList();
+        assertThat(compactions).as("compaction commits").isNotEmpty();
+        long lastAppend =
+                commits.stream()
+                        .filter(c -> c.kind() == CommitKind.APPEND)
+                        .mapToLong(Commit::id)
+                        .max()
+                        .orElseThrow();
+        assertThat(compactions.get(0).id())
+                .as("a compaction landed while the job still ingested")
+                .isLessThan(lastAppend);
+        assertThat(compactions.get(0).added())
+                .allSatisfy(f -> assertThat(f.kind()).isEqualTo(FileKind.BASE));
+
+        // While the first round slept in its rewrite, checkpoints completed and ingest commits
+        // landed at the checkpoint interval.
+        long sleptFrom = SlowCompactionHook.start(table.location());
+        long sleptTo = SlowCompactionHook.end(table.location());
+        long appendsDuringSleep =
+                commits.stream()
+                        .filter(c -> c.kind() == CommitKind.APPEND)
+                        .filter(
+                                c ->
+                                        c.timestampMillis() > sleptFrom
+                                                && c.timestampMillis() < sleptTo)
+                        .count();
+        reporter.publishEntry(
+                "commits",
+                commits.size()
+                        + " commits, "
+                        + compactions.size()
+                        + " compactions, "
+                        + appendsDuringSleep
+                        + " ingest commits during the 2 s compaction");
+        assertThat(sleptTo).as("the slow round ran to its end").isGreaterThan(sleptFrom);
+        assertThat(appendsDuringSleep)
+                .as("ingest commits during the slow compaction")
+                .isGreaterThanOrEqualTo(5);
+        assertThat(SinkTestTables.read(table.location())).isEqualTo(Changes.keyedModel(rows, KEYS));
+    }
+
+    @Test
+    void writeOnlyTableIsNotCompactedByTheJob() throws Exception {
+        Table table = create(Map.of("compaction.max-log-files", "2", "write-only", "true"));
+        long rows = 3_000;
+        run(table, rows, null);
+
+        Table done = Tables.load(table.location());
+        assertThat(commits(done)).extracting(Commit::kind).containsOnly(CommitKind.APPEND);
+        long mostLogs =
+                done.currentSnapshot().fileGroups().values().stream()
+                        .mapToLong(List::size)
+                        .max()
+                        .orElse(0);
+        assertThat(mostLogs).as("logs of a file group (compaction was due)").isGreaterThan(2);
+        assertThat(SinkTestTables.read(table.location())).isEqualTo(Changes.keyedModel(rows, KEYS));
+    }
+
+    private Table create(Map<String, String> options) {
+        Map<String, String> all = new HashMap<>(options);
+        all.put("bucket", "2");
+        all.put("write-buffer-size", "4mb");
+        return Tables.create(dir.toString(), SinkTestTables.keyedSchema(), all);
+    }
+
+    private static void run(Table table, long rows, WeirSinkHook hook) throws Exception {
+        WeirSinkBuilder builder = WeirSink.builder().location(table.location());
+        if (hook != null) {
+            builder.hook(hook);
+        }
+        WeirSink sink = builder.build();
+        Configuration conf = new Configuration();
+        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.enableCheckpointing(100);
+        env.fromSource(
+                        new NumberSequenceSource(0, rows - 1),
+                        WatermarkStrategy.noWatermarks(),
+                        "changes")
+                .setParallelism(1)
+                .map(new Changes.Generator(true, KEYS, 3), sink.inputType())
+                .setParallelism(1)
+                .sinkTo(sink)
+                .setParallelism(2);
+        env.execute("in-job compaction");
+    }
+
+    static List<Commit> commits(Table table) {
+        List<Commit> commits = new ArrayList<>();
+        for (long id = table.earliestRetainedCommit() + 1;
+                id <= table.currentSnapshot().id();
+                id++) {
+            commits.add(table.commit(id));
+        }
+        return commits;
+    }
+
+    /** Sleeps in the first compaction round's rewrite and records when. */
+    static final class SlowCompactionHook implements WeirSinkHook {
+        private static final Map<String, long[]> TIMES = new ConcurrentHashMap<>();
+        private static final AtomicLong ROUNDS = new AtomicLong();
+        private final String name;
+        private final long sleepMillis;
+
+        SlowCompactionHook(String name, long sleepMillis) {
+            this.name = name;
+            this.sleepMillis = sleepMillis;
+        }
+
+        @Override
+        public void beforeRewrite(List<FileGroupId> groups) {
+            long[] times = TIMES.computeIfAbsent(name, k -> new long[2]);
+            if (times[0] == 0) {
+                times[0] = System.currentTimeMillis();
+                try {
+                    Thread.sleep(sleepMillis);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                times[1] = System.currentTimeMillis();
+            }
+            ROUNDS.incrementAndGet();
+        }
+
+        @Override
+        public void afterCompaction(CompactionResult result) {}
+
+        static long start(String name) {
+            return TIMES.get(name)[0];
+        }
+
+        static long end(String name) {
+            return TIMES.get(name)[1];
+        }
+    }
+}

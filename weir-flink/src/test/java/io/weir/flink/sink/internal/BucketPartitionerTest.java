@@ -1,0 +1,91 @@
+package io.weir.flink.sink.internal;
+
+import io.weir.data.BinaryRow;
+import io.weir.data.KeyFields;
+import io.weir.flink.FlinkRows;
+import io.weir.flink.FlinkTypes;
+
+import org.apache.flink.runtime.plugable.SerializationDelegate;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class BucketPartitionerTest {
+    private static final RowType TYPE =
+            RowType.of(
+                    new BigIntType(false),
+                    new VarCharType(false, VarCharType.MAX_LENGTH),
+                    new BigIntType());
+
+    @Test
+    void bucketsOfAPartitionSpreadEvenlyOverTheWriters() {
+        for (int channels = 1; channels <= 8; channels++) {
+            for (int hash : new int[] {0, 7, -13, Integer.MIN_VALUE, Integer.MAX_VALUE}) {
+                int[] load = new int[channels];
+                for (int bucket = 0; bucket < 4 * channels; bucket++) {
+                    int c = BucketPartitioner.channel(hash, bucket, channels);
+                    assertThat(c).isBetween(0, channels - 1);
+                    load[c]++;
+                }
+                for (int l : load) {
+                    assertThat(l).isEqualTo(4);
+                }
+            }
+        }
+    }
+
+    /**
+     * Every row of a file group goes to one channel, whatever its other fields and however it is
+     * represented; and the bucket is the one the table's writer computes.
+     */
+    @Test
+    void aFileGroupGoesToOneWriter() {
+        int[] key = {0, 1};
+        int[] partition = {1};
+        int buckets = 4;
+        BucketPartitioner partitioner = new BucketPartitioner(TYPE, key, partition, buckets);
+        partitioner.setup(3);
+        SerializationDelegate<StreamRecord<RowData>> delegate = new SerializationDelegate<>(null);
+        RowDataSerializer serializer = new RowDataSerializer(TYPE);
+        KeyFields keyFields = KeyFields.of(FlinkTypes.toWeir(TYPE), key);
+        KeyFields partFields = KeyFields.of(FlinkTypes.toWeir(TYPE), partition);
+        FlinkRows.ToWeir toWeir = new FlinkRows.ToWeir(TYPE);
+        Map<List<Object>, Integer> channelOf = new HashMap<>();
+        Set<Integer> used = new HashSet<>();
+        for (long id = 0; id < 200; id++) {
+            for (String dt : List.of("2024-01-01", "2024-01-02", "a partition value > 7 bytes")) {
+                GenericRowData generic =
+                        GenericRowData.of(id, StringData.fromString(dt), id * 7 % 3);
+                for (RowData row : List.of(generic, serializer.toBinaryRow(generic).copy())) {
+                    delegate.setInstance(new StreamRecord<>(row));
+                    int channel = partitioner.selectChannel(delegate);
+                    BinaryRow weir = toWeir.convert(row);
+                    int bucket = keyFields.bucket(weir, buckets);
+                    List<Object> group = List.of(dt, bucket);
+                    assertThat(channelOf.computeIfAbsent(group, g -> channel))
+                            .as("writer of %s", group)
+                            .isEqualTo(channel);
+                    assertThat(channel)
+                            .isEqualTo(BucketPartitioner.channel(partFields.hash(weir), bucket, 3));
+                    used.add(channel);
+                }
+            }
+        }
+        assertThat(channelOf).hasSize(12);
+        assertThat(used).containsExactlyInAnyOrder(0, 1, 2);
+    }
+}
