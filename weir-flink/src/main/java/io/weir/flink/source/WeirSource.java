@@ -146,7 +146,7 @@ public final class WeirSource
         private Duration discoveryInterval = Duration.ofSeconds(1);
         private String consumerId;
         private Duration leaseTtl;
-        private boolean leases = true;
+        private Boolean leases;
 
         private Builder() {}
 
@@ -280,9 +280,10 @@ public final class WeirSource
         }
 
         /**
-         * Whether the source leases the snapshots it reads (default true). Without a lease, a
-         * snapshot expiry may delete files a long read still needs; turn it off only for tables the
-         * job may not write to.
+         * Whether the source leases the snapshots it reads (default: true for streaming reads,
+         * false for bounded ones, which the age retention protects while they finish within {@code
+         * snapshot.time-retained}). Without a lease, a snapshot expiry may delete files a longer
+         * read still needs.
          */
         public Builder leases(boolean enabled) {
             this.leases = enabled;
@@ -320,8 +321,12 @@ public final class WeirSource
                             streaming,
                             discoveryInterval.toMillis(),
                             consumerId,
-                            leases ? leaseTtl().toMillis() : 0);
+                            leased() ? leaseTtl().toMillis() : 0);
             return new WeirSource(spec, FlinkTypes.toFlink(scan.readType()));
+        }
+
+        private boolean leased() {
+            return leases != null ? leases : streaming;
         }
 
         private Duration leaseTtl() {

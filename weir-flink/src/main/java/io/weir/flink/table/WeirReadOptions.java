@@ -108,12 +108,14 @@ public final class WeirReadOptions {
     public static final ConfigOption<Boolean> SCAN_LEASE_ENABLED =
             ConfigOptions.key("scan.lease.enabled")
                     .booleanType()
-                    .defaultValue(true)
+                    .noDefaultValue()
                     .withDescription(
                             "Whether the read leases the snapshots it needs (a file under"
-                                    + " _weir/consumers/). Turn off only where the job may not write"
-                                    + " to the table; snapshot expiry may then delete files a long"
-                                    + " read still needs.");
+                                    + " _weir/consumers/). Default: true for streaming reads, which"
+                                    + " may run for months; false for bounded reads, which need no"
+                                    + " write access and are safe without a lease while they finish"
+                                    + " within 'snapshot.time-retained'. Without a lease, snapshot"
+                                    + " expiry may delete files a longer read still needs.");
 
     /** Every read option, for a factory's {@code optionalOptions()}. */
     public static Set<ConfigOption<?>> options() {
@@ -166,7 +168,10 @@ public final class WeirReadOptions {
         if (leaseTtl != null) {
             builder.leaseTtl(leaseTtl);
         }
-        builder.leases(get(config, SCAN_LEASE_ENABLED));
+        Boolean leases = get(config, SCAN_LEASE_ENABLED);
+        if (leases != null) {
+            builder.leases(leases);
+        }
         return builder;
     }
 

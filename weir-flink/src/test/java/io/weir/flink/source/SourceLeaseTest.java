@@ -154,9 +154,24 @@ class SourceLeaseTest {
         t.randomChanges(new Random(23), 200, 100);
         t.commit();
         WeirSource source =
-                WeirSource.builder().location(t.location).consumerId("batch-reader").build();
+                WeirSource.builder()
+                        .location(t.location)
+                        .consumerId("batch-reader")
+                        .leases(true)
+                        .build();
         assertThat(collect(source)).hasSize(t.model.size());
         assertThat(leases(t.table)).isEmpty();
+    }
+
+    @Test
+    void boundedReadTakesNoLeaseByDefault() throws Exception {
+        TestTable t = new TestTable(dir);
+        t.randomChanges(new Random(29), 200, 100);
+        t.commit();
+        WeirSource source =
+                WeirSource.builder().location(t.location).consumerId("read-only").build();
+        assertThat(collect(source)).hasSize(t.model.size());
+        assertThat(t.table.leases().list()).as("not even an ended lease was written").isEmpty();
     }
 
     private static List<SnapshotLease> leases(Table table) {
