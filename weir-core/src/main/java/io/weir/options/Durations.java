@@ -5,14 +5,22 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Parses and formats durations as {@code 500 ms}, {@code 30 s}, {@code 10 min}, {@code 7 d}. */
-final class Durations {
+/**
+ * Parses and formats durations as {@code 500 ms}, {@code 30 s}, {@code 10 min}, {@code 7 d}: the
+ * syntax of every duration option, command flag and procedure argument.
+ */
+public final class Durations {
     private static final Pattern FORMAT =
             Pattern.compile("\\s*(\\d+)\\s*(ms|s|sec|min|m|h|d)?\\s*");
 
     private Durations() {}
 
-    static Duration parse(String text) {
+    /**
+     * Parses a duration; a number without unit is milliseconds.
+     *
+     * @throws IllegalArgumentException if {@code text} is not a duration
+     */
+    public static Duration parse(String text) {
         Matcher m = FORMAT.matcher(text.toLowerCase(Locale.ROOT));
         if (!m.matches()) {
             throw new IllegalArgumentException("not a duration");

@@ -7,6 +7,7 @@ import io.weir.Tables;
 import io.weir.exceptions.TableAlreadyExistsException;
 import io.weir.flink.catalog.system.SystemCatalogTable;
 import io.weir.flink.catalog.system.SystemTable;
+import io.weir.flink.procedure.WeirProcedures;
 import io.weir.io.LocalFileIO;
 
 import org.apache.flink.table.api.ValidationException;
@@ -21,10 +22,12 @@ import org.apache.flink.table.catalog.exceptions.DatabaseAlreadyExistException;
 import org.apache.flink.table.catalog.exceptions.DatabaseNotEmptyException;
 import org.apache.flink.table.catalog.exceptions.DatabaseNotExistException;
 import org.apache.flink.table.catalog.exceptions.PartitionNotExistException;
+import org.apache.flink.table.catalog.exceptions.ProcedureNotExistException;
 import org.apache.flink.table.catalog.exceptions.TableAlreadyExistException;
 import org.apache.flink.table.catalog.exceptions.TableNotExistException;
 import org.apache.flink.table.catalog.exceptions.TableNotPartitionedException;
 import org.apache.flink.table.factories.Factory;
+import org.apache.flink.table.procedures.Procedure;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -37,7 +40,8 @@ import java.util.TreeSet;
  * A catalog of Weir tables in a warehouse directory (see {@link Warehouse} for the layout). The
  * tables themselves are the only state: a table's schema, keys and options are read from its
  * metadata, so any number of catalogs, jobs and the {@code weir} command can share a warehouse.
- * Every table {@code t} has read-only system tables {@code t$commits} and {@code t$files}.
+ * Every table {@code t} has read-only system tables {@code t$commits} and {@code t$files}, and the
+ * table services are procedures ({@link WeirProcedures}).
  */
 public class WeirCatalog extends CatalogDefaults {
     private final Warehouse warehouse;
@@ -294,6 +298,36 @@ public class WeirCatalog extends CatalogDefaults {
             spec.put(keys.get(i), value == null ? Partition.NULL_TEXT : value);
         }
         return new CatalogPartitionSpec(spec);
+    }
+
+    // ---- procedures: the table services, found in every database (CALL c.sys.compact('db.t'))
+
+    @Override
+    public List<String> listProcedures(String database) {
+        return WeirProcedures.names();
+    }
+
+    @Override
+    public Procedure getProcedure(ObjectPath path) throws ProcedureNotExistException {
+        return WeirProcedures.get(path.getObjectName(), this::locate)
+                .orElseThrow(() -> new ProcedureNotExistException(getName(), path));
+    }
+
+    /** The location of a procedure's table argument: {@code 'db.t'}, or {@code 't'}. */
+    private String locate(String table) {
+        if (table == null || table.isBlank()) {
+            throw new ValidationException("A Weir procedure needs a table: 'db.t' or 't'");
+        }
+        int dot = table.indexOf('.');
+        ObjectPath path =
+                dot < 0
+                        ? new ObjectPath(getDefaultDatabase(), table)
+                        : new ObjectPath(table.substring(0, dot), table.substring(dot + 1));
+        if (!isTable(path)) {
+            throw new ValidationException(
+                    "Table " + path.getFullName() + " does not exist in catalog " + getName());
+        }
+        return warehouse.table(path).toString();
     }
 
     // ---- helpers

@@ -1,0 +1,220 @@
+package io.weir.flink.procedure;
+
+import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CollectionUtil;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The table services called from Flink SQL, on a table written by Flink SQL. */
+class WeirProceduresTest {
+    @TempDir Path warehouse;
+    private TableEnvironment env;
+    private final Map<Long, String> model = new TreeMap<>();
+
+    @BeforeEach
+    void setUp() {
+        env = TableEnvironment.create(EnvironmentSettings.inBatchMode());
+        env.getConfig().set("parallelism.default", "2");
+        sql("CREATE CATALOG c WITH ('type' = 'weir', 'warehouse' = '" + warehouse.toUri() + "')");
+        sql("CREATE DATABASE c.db");
+        sql(
+                "CREATE TABLE c.db.t (id BIGINT, dt STRING, v STRING, PRIMARY KEY (id, dt) NOT"
+                        + " ENFORCED) PARTITIONED BY (dt) WITH ('bucket' = '2', 'write-only' ="
+                        + " 'true')");
+    }
+
+    @Test
+    void compactFoldsEveryLogIntoBaseFilesAndKeepsTheRows() {
+        writeRounds(4);
+        assertThat(fileKinds()).containsOnly("LOG");
+        assertThat(query("SHOW PROCEDURES FROM c.db"))
+                .extracting(r -> r.getField(0))
+                .contains("compact", "expire_snapshots", "remove_orphan_files");
+
+        long groupsOfA = groups("dt=a");
+        long groupsOfB = groups("dt=b");
+        assertThat(groupsOfA).as("keys spread over both buckets").isEqualTo(2);
+
+        // Only one partition, and only groups with at least 3 logs: every group has 4.
+        List<Row> partial =
+                query(
+                        "CALL c.sys.compact(`table` => 'db.t', `partition` => 'dt=a',"
+                                + " min_log_files => 3)");
+        assertThat(partial).hasSize(1);
+        assertThat(partial.get(0).getField(0)).isEqualTo((int) groupsOfA);
+        assertThat(partial.get(0).getField(1)).isEqualTo(4 * groupsOfA);
+        assertThat(partial.get(0).getField(3)).isEqualTo(5L);
+        assertThat(query("SELECT partition_path, file_kind FROM c.db.`t$files`"))
+                .extracting(Row::toString)
+                .allMatch(r -> r.contains("dt=a") == r.contains("BASE"));
+
+        List<Row> full = query("CALL c.sys.compact('db.t', CAST(NULL AS STRING), 'full')");
+        assertThat(full.get(0).getField(0)).isEqualTo((int) groupsOfB);
+        assertThat(full.get(0).getField(3)).isEqualTo(6L);
+        assertThat(fileKinds()).containsOnly("BASE");
+        assertThat(tableRows()).isEqualTo(model);
+
+        List<Row> nothing =
+                query("CALL c.sys.compact(`table` => 'db.t', compact_strategy => 'full')");
+        assertThat(nothing.get(0)).isEqualTo(Row.of(0, 0L, 0L, null));
+    }
+
+    @Test
+    void expireSnapshotsKeepsTheLatestAndDeletesWhatOnlyOldSnapshotsNeeded() {
+        writeRounds(3);
+        int logs = fileKinds().size();
+        query("CALL c.sys.compact(`table` => 'db.t', compact_strategy => 'full')");
+        Row preview =
+                query(
+                                "CALL c.sys.expire_snapshots(`table` => 'db.t', retain_last => 1,"
+                                        + " older_than => '0 s', dry_run => true)")
+                        .get(0);
+        assertThat(preview.getField(0)).isEqualTo(4L);
+        assertThat(query("SELECT COUNT(*) FROM c.db.t /*+ OPTIONS('scan.snapshot-id' = '1') */"))
+                .as("a dry run changes nothing")
+                .containsExactly(Row.of(16L));
+
+        Row done =
+                query(
+                                "CALL c.sys.expire_snapshots(`table` => 'db.t', retain_last => 1,"
+                                        + " older_than => '0 s')")
+                        .get(0);
+        assertThat(done).isEqualTo(preview);
+        assertThat(done.getField(1)).isEqualTo(4L);
+        assertThat(done.getField(2)).as("the replaced log files").isEqualTo(logs);
+        assertThat(tableRows()).isEqualTo(model);
+        assertThatThrownBy(
+                        () ->
+                                query(
+                                        "SELECT * FROM c.db.t /*+ OPTIONS('scan.snapshot-id' ="
+                                                + " '1') */"))
+                .satisfies(e -> assertThat(messages(e)).contains("earliest retained commit is 4"));
+    }
+
+    @Test
+    void removeOrphanFilesDeletesOnlyOldUnreferencedFiles() throws IOException {
+        writeRounds(1);
+        Path table = warehouse.resolve("db.db").resolve("t");
+        Path orphan = Files.writeString(table.resolve("dt=a").resolve("stray.log"), "partial");
+        Files.setLastModifiedTime(
+                orphan, FileTime.fromMillis(System.currentTimeMillis() - 3_600_000L));
+        Path young = Files.writeString(table.resolve("dt=a").resolve("young.log"), "partial");
+
+        String call = "CALL c.sys.remove_orphan_files('db.t', '10 min'";
+        assertThat(query(call + ", true)")).containsExactly(Row.of(orphan.toString()));
+        assertThat(orphan).exists();
+        assertThat(query(call + ")")).containsExactly(Row.of(orphan.toString()));
+        assertThat(orphan).doesNotExist();
+        assertThat(young).exists();
+        assertThat(tableRows()).isEqualTo(model);
+    }
+
+    @Test
+    void badArgumentsNameTheProcedureAndArgument() {
+        assertThatThrownBy(() -> query("CALL c.sys.compact('db.nope')"))
+                .satisfies(
+                        e ->
+                                assertThat(messages(e))
+                                        .contains("Table db.nope does not exist in catalog c"));
+        assertThatThrownBy(
+                        () ->
+                                query(
+                                        "CALL c.sys.expire_snapshots(`table` => 'db.t',"
+                                                + " older_than => 'soon')"))
+                .satisfies(
+                        e ->
+                                assertThat(messages(e))
+                                        .contains(
+                                                "Invalid value 'soon' for argument 'older_than' of"
+                                                        + " procedure expire_snapshots"));
+        assertThatThrownBy(
+                        () ->
+                                query(
+                                        "CALL c.sys.compact(`table` => 'db.t', compact_strategy"
+                                                + " => 'full', min_log_files => 2)"))
+                .satisfies(
+                        e ->
+                                assertThat(messages(e))
+                                        .contains(
+                                                "either compact_strategy 'full' or"
+                                                        + " 'min_log_files', not both"));
+        assertThatThrownBy(() -> query("CALL c.sys.vacuum('db.t')"))
+                .satisfies(e -> assertThat(messages(e)).contains("vacuum"));
+    }
+
+    private long groups(String partition) {
+        return (Long)
+                query(
+                                "SELECT COUNT(DISTINCT bucket) FROM c.db.`t$files` WHERE"
+                                        + " partition_path = '"
+                                        + partition
+                                        + "'")
+                        .get(0)
+                        .getField(0);
+    }
+
+    /**
+     * Writes {@code rounds} INSERTs of keys 0..15 over partitions a and b: a log per group each.
+     */
+    private void writeRounds(int rounds) {
+        for (int round = 0; round < rounds; round++) {
+            List<String> values = new ArrayList<>();
+            for (long id = 0; id < 16; id++) {
+                String dt = id % 2 == 0 ? "a" : "b";
+                String v = "r" + round + "-" + id;
+                values.add(String.format("(%d, '%s', '%s')", id, dt, v));
+                model.put(id, dt + "/" + v);
+            }
+            sql("INSERT INTO c.db.t VALUES " + String.join(", ", values));
+        }
+    }
+
+    private Map<Long, String> tableRows() {
+        Map<Long, String> rows = new TreeMap<>();
+        for (Row r : query("SELECT id, dt, v FROM c.db.t")) {
+            rows.put((Long) r.getField(0), r.getField(1) + "/" + r.getField(2));
+        }
+        return rows;
+    }
+
+    private List<String> fileKinds() {
+        return query("SELECT file_kind FROM c.db.`t$files`").stream()
+                .map(r -> (String) r.getField(0))
+                .toList();
+    }
+
+    private void sql(String statement) {
+        try {
+            env.executeSql(statement).await();
+        } catch (Exception e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    private List<Row> query(String statement) {
+        return CollectionUtil.iteratorToList(env.executeSql(statement).collect());
+    }
+
+    private static String messages(Throwable e) {
+        StringBuilder all = new StringBuilder();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            all.append(t.getMessage()).append('\n');
+        }
+        return all.toString();
+    }
+}
