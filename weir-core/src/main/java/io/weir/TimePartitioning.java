@@ -8,6 +8,7 @@ import io.weir.types.DataType;
 import io.weir.types.RowType;
 import io.weir.types.TypeRoot;
 
+import java.io.Serializable;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -29,9 +30,11 @@ import java.util.Objects;
  * the period's date (DATE) and hour (INT). A TIMESTAMP_LTZ value is an instant; a TIMESTAMP value's
  * epoch millis are taken as a UTC instant (its own date and hour in the zone {@code UTC}).
  *
- * <p>Immutable. The per-row work is done by {@link io.weir.write.TimePartitioner}.
+ * <p>Immutable and serializable (engines ship it to their tasks). The per-row work is done by
+ * {@link io.weir.write.TimePartitioner}.
  */
-public final class TimePartitioning {
+public final class TimePartitioning implements Serializable {
+    private static final long serialVersionUID = 1L;
     static final long MILLIS_PER_HOUR = 3_600_000L;
     static final long MILLIS_PER_DAY = 86_400_000L;
     private static final long MAX_OFFSET_MILLIS = 18 * MILLIS_PER_HOUR;
