@@ -57,7 +57,7 @@ public final class TableMaintainer implements AutoCloseable {
     private long lastFullMillis = System.currentTimeMillis();
     private boolean retryFull;
     private int failures;
-    private long lastPartitionExpiryMillis = Long.MIN_VALUE;
+    private long nextPartitionExpiryMillis;
 
     private volatile long notBeforeMillis;
     private volatile boolean closed;
@@ -198,14 +198,13 @@ public final class TableMaintainer implements AutoCloseable {
      * retried by a later round.
      */
     private void expirePartitionsIfDue(TableOptions options) {
-        Duration retention = options.get(PartitionOptions.EXPIRATION_TIME);
         long now = System.currentTimeMillis();
-        if (retention == null
-                || now - lastPartitionExpiryMillis
-                        < options.get(PartitionOptions.EXPIRATION_CHECK_INTERVAL).toMillis()) {
+        if (options.get(PartitionOptions.EXPIRATION_TIME) == null
+                || now < nextPartitionExpiryMillis) {
             return;
         }
-        lastPartitionExpiryMillis = now;
+        nextPartitionExpiryMillis =
+                now + options.get(PartitionOptions.EXPIRATION_CHECK_INTERVAL).toMillis();
         try {
             ExpirePartitionsResult result = table.expirePartitions().commit();
             stats.partitionsExpired(result.partitions().size());
@@ -218,7 +217,7 @@ public final class TableMaintainer implements AutoCloseable {
                         result.commitId());
             }
         } catch (RuntimeException e) {
-            lastPartitionExpiryMillis = Long.MIN_VALUE; // retry with the next round
+            nextPartitionExpiryMillis = 0; // retry with the next round
             LOG.warn(
                     "Partition expiry of table {} failed; a later round tries again",
                     location(),
