@@ -86,9 +86,9 @@ final class BaseIncrementalScan implements IncrementalScan {
         BoundExpression bound = filter.bind(table.schema().rowType());
         List<ChangeTask> tasks =
                 table.schema().hasPrimaryKey() ? planKeyed(start, end) : planAppendOnly(start, end);
-        List<String> partitionKeys = table.schema().partitionKeys();
+        PartitionPruner partitions = new PartitionPruner(table.metadata(), bound);
         return tasks.stream()
-                .filter(t -> bound.mightMatchPartition(t.fileGroup().partition(), partitionKeys))
+                .filter(t -> partitions.mightMatch(t.fileGroup().partition()))
                 .toList();
     }
 

@@ -5,6 +5,7 @@ import io.weir.commit.TableState;
 import io.weir.io.FileIO;
 import io.weir.service.FileSnapshotLeases;
 import io.weir.service.OrphanFileRemoval;
+import io.weir.service.PartitionExpiry;
 import io.weir.service.SnapshotExpiry;
 import io.weir.write.TableWriteImpl;
 
@@ -123,6 +124,11 @@ final class BaseTable implements Table {
     @Override
     public ExpireSnapshots expireSnapshots() {
         return new SnapshotExpiry(log);
+    }
+
+    @Override
+    public ExpirePartitions expirePartitions() {
+        return new PartitionExpiry(log);
     }
 
     @Override

@@ -98,9 +98,10 @@ final class BaseTableScan implements TableScan {
                         ? Conjuncts.split(filter, schema.primaryKey()).onColumns().bind(rowType)
                         : all;
         Snapshot s = snapshot();
+        PartitionPruner partitions = new PartitionPruner(table.metadata(), all);
         List<ScanTask> tasks = new ArrayList<>();
         for (Map.Entry<FileGroupId, List<DataFile>> group : s.fileGroups().entrySet()) {
-            if (!all.mightMatchPartition(group.getKey().partition(), schema.partitionKeys())) {
+            if (!partitions.mightMatch(group.getKey().partition())) {
                 continue;
             }
             List<DataFile> kept = new ArrayList<>();

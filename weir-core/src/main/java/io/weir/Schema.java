@@ -13,8 +13,9 @@ import java.util.Set;
 
 /**
  * The columns of a table, its primary key (empty for an append-only table) and its partition keys.
- * Primary-key columns are NOT NULL; the primary key contains every partition key, so that one key
- * lives in one partition.
+ * Primary-key columns are NOT NULL. The primary key must contain every partition key, so that one
+ * key lives in one partition, except the columns a {@link TimePartitioning} derives from a key
+ * column; {@link TableMetadata} checks that, as it depends on the options.
  */
 public final class Schema {
     private final RowType rowType;
@@ -46,15 +47,11 @@ public final class Schema {
                     "Invalid partition key: column '%s' does not exist (columns: %s)",
                     key,
                     rowType.names());
-            ValidationException.check(
-                    this.primaryKey.isEmpty() || this.primaryKey.contains(key),
-                    "Invalid partition key: column '%s' must be part of the primary key %s, so that"
-                            + " each key lives in one partition",
-                    key,
-                    this.primaryKey);
         }
+        // That every partition key is part of the primary key (or derived by the writer) is
+        // checked with the options: TableMetadata.
         ValidationException.check(
-                this.primaryKey.isEmpty() || this.primaryKey.size() > this.partitionKeys.size(),
+                this.primaryKey.isEmpty() || !this.partitionKeys.containsAll(this.primaryKey),
                 "Invalid primary key %s: it must have a column that is not a partition key",
                 this.primaryKey);
         this.rowType = new RowType(fields);

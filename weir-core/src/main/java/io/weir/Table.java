@@ -80,6 +80,9 @@ public interface Table {
     /** Expires old snapshots and deletes the files only they need. */
     ExpireSnapshots expireSnapshots();
 
+    /** Drops the time partitions older than the retention, in one commit. */
+    ExpirePartitions expirePartitions();
+
     /** Deletes files of failed writes that no metadata references. */
     RemoveOrphanFiles removeOrphanFiles();
 

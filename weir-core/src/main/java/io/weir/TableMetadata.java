@@ -6,7 +6,8 @@ import java.util.Objects;
 
 /**
  * One version of a table's schema and options, stored in {@code _weir/schemas/<schemaId>.json}.
- * Version 0 is written when the table is created; a commit names the version in force after it.
+ * Version 0 is written when the table is created; a commit names the version in force after it. The
+ * schema and options are checked against each other (partition keys, time partitioning).
  *
  * @param schemaId the version: 0 for the table's first, then 1, 2, ...
  * @param schema the columns, primary key and partition keys
@@ -21,6 +22,7 @@ public record TableMetadata(int schemaId, Schema schema, TableOptions options, l
         if (schemaId < 0) {
             throw new IllegalArgumentException("Invalid schema id " + schemaId + ": must be >= 0");
         }
+        TimePartitioning.checkPartitionKeys(schema, options);
     }
 
     /** The first version of a new table's metadata, created now. */

@@ -1,6 +1,7 @@
 package io.weir;
 
 import io.weir.exceptions.ValidationException;
+import io.weir.options.TableOptions;
 
 import org.junit.jupiter.api.Test;
 
@@ -37,14 +38,17 @@ class SchemaTest {
         assertThatThrownBy(() -> Schema.builder().column("id", BIGINT()).primaryKey("key").build())
                 .isInstanceOf(ValidationException.class)
                 .hasMessage("Invalid primary key: column 'key' does not exist (columns: [id])");
+        Schema partitionOutsideKey =
+                Schema.builder()
+                        .column("id", BIGINT())
+                        .column("dt", DATE())
+                        .primaryKey("id")
+                        .partitionKeys("dt")
+                        .build();
+        // Checked with the options, which may derive a partition key (time partitions).
         assertThatThrownBy(
-                        () ->
-                                Schema.builder()
-                                        .column("id", BIGINT())
-                                        .column("dt", DATE())
-                                        .primaryKey("id")
-                                        .partitionKeys("dt")
-                                        .build())
+                        () -> new TableMetadata(0, partitionOutsideKey, TableOptions.defaults(), 0))
+                .isInstanceOf(ValidationException.class)
                 .hasMessage(
                         "Invalid partition key: column 'dt' must be part of the primary key [id], so"
                                 + " that each key lives in one partition");

@@ -33,6 +33,7 @@ class BenchmarkSmokeTest {
                     AppendBenchmark.class,
                     BucketBenchmark.class,
                     TableWriteBenchmark.class,
+                    PartitionedWriteBenchmark.class,
                     SortBenchmark.class,
                     FlushBenchmark.class,
                     LogReadBenchmark.class,

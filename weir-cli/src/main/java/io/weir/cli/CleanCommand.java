@@ -1,11 +1,14 @@
 package io.weir.cli;
 
+import io.weir.ExpirePartitions;
+import io.weir.ExpirePartitionsResult;
 import io.weir.ExpireSnapshots;
 import io.weir.ExpireSnapshotsResult;
 import io.weir.RemoveOrphanFiles;
 import io.weir.RemoveOrphanFilesResult;
 import io.weir.Table;
 import io.weir.Tables;
+import io.weir.TimePartitioning;
 import io.weir.exceptions.WeirException;
 import io.weir.options.ConfigOption;
 
@@ -17,18 +20,21 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * {@code weir clean}: expires old snapshots (by the table's retention, or the given one for this
- * run) and then removes orphan files, printing every file it deletes; with {@code --dry-run} it
- * prints what it would delete and changes nothing. Run one at a time per table.
+ * {@code weir clean}: drops expired time partitions (one commit), expires old snapshots (by the
+ * table's retention, or the given one for this run) and then removes orphan files, printing every
+ * file it deletes; with {@code --dry-run} it prints what it would delete and changes nothing. Run
+ * one at a time per table.
  */
 @Command(
         name = "clean",
         description =
-                "Expire old snapshots and delete the files only they need, then delete orphan files"
-                        + " of failed writes. Reader leases are honoured.")
+                "Drop expired time partitions, expire old snapshots and delete the files only they"
+                        + " need, then delete orphan files of failed writes. Reader leases are"
+                        + " honoured.")
 public final class CleanCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
@@ -58,6 +64,14 @@ public final class CleanCommand implements Callable<Integer> {
                             + " orphan.older-than; keep it above the longest write-to-commit time).")
     String orphansOlderThan;
 
+    @Option(
+            names = "--partitions-older-than",
+            paramLabel = "DURATION",
+            description =
+                    "Drop time partitions whose period ended longer ago than this (instead of"
+                            + " partition.expiration-time).")
+    String partitionsOlderThan;
+
     @Option(names = "--dry-run", description = "Print what would be deleted; delete nothing.")
     boolean dryRun;
 
@@ -75,6 +89,8 @@ public final class CleanCommand implements Callable<Integer> {
         long now = System.currentTimeMillis();
         Table t = Tables.load(table);
         String verb = dryRun ? "would delete" : "deleted";
+
+        expirePartitions(t, now, out);
 
         ExpireSnapshots expiry = t.expireSnapshots();
         if (retainLast != null) {
@@ -118,6 +134,37 @@ public final class CleanCommand implements Callable<Integer> {
             out.println("Dry run: nothing was changed");
         }
         return 0;
+    }
+
+    /** Drops expired time partitions first, so that the snapshot expiry can delete their files. */
+    private void expirePartitions(Table t, long now, PrintWriter out) {
+        TimePartitioning time = TimePartitioning.of(t.metadata());
+        if (partitionsOlderThan == null && (time == null || time.expirationTime() == null)) {
+            return;
+        }
+        ExpirePartitions expiry = t.expirePartitions();
+        if (partitionsOlderThan != null) {
+            expiry.olderThan(
+                    now - duration("--partitions-older-than", partitionsOlderThan).toMillis());
+        }
+        if (dryRun) {
+            expiry.dryRun();
+        }
+        ExpirePartitionsResult result = expiry.commit();
+        List<String> keys = t.schema().partitionKeys();
+        result.partitions()
+                .forEach(
+                        p ->
+                                out.printf(
+                                        "%s partition %s%n",
+                                        dryRun ? "would drop" : "dropped", p.path(keys)));
+        out.printf(
+                "Partitions: %s %d (%d files, %d records)%s%n",
+                dryRun ? "would drop" : "dropped",
+                result.partitions().size(),
+                result.files(),
+                result.records(),
+                result.commitId() >= 0 ? " in commit " + result.commitId() : "");
     }
 
     private Duration duration(String flag, String text) {

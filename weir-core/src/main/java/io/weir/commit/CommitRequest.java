@@ -171,7 +171,10 @@ public final class CommitRequest {
             return this;
         }
 
-        /** For OVERWRITE: replace every live file of these partitions. */
+        /**
+         * For OVERWRITE: replace every live file of these partitions; for CLEAN: drop them (remove
+         * every file live in them when the commit lands).
+         */
         public Builder overwritePartitions(Collection<Partition> partitions) {
             overwritePartitions.addAll(partitions);
             return this;
@@ -204,8 +207,9 @@ public final class CommitRequest {
                     checkpointId);
             boolean scoped = overwriteAll || !overwritePartitions.isEmpty();
             ValidationException.check(
-                    !scoped || kind == CommitKind.OVERWRITE,
-                    "Invalid %s commit request: only an OVERWRITE commit can overwrite partitions",
+                    !scoped || kind == CommitKind.OVERWRITE || kind == CommitKind.CLEAN,
+                    "Invalid %s commit request: only an OVERWRITE commit can overwrite partitions"
+                            + " (or a CLEAN commit drop them)",
                     kind);
             ValidationException.check(
                     !(overwriteAll && !overwritePartitions.isEmpty()),

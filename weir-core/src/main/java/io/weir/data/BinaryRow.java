@@ -102,6 +102,23 @@ public final class BinaryRow {
         return (bytes[offset + (bit >>> 3)] & (1 << (bit & 7))) != 0;
     }
 
+    /**
+     * Sets a fixed-length INT or DATE field in place: clears its null bit and writes its slot (the
+     * value, then zeros), as Flink's {@code BinaryRowData.setInt} does.
+     */
+    public void setInt(int pos, int value) {
+        int bit = pos + 8;
+        bytes[offset + (bit >>> 3)] &= (byte) ~(1 << (bit & 7));
+        LittleEndian.putLong(bytes, fieldOffset(pos), Integer.toUnsignedLong(value));
+    }
+
+    /** Sets a fixed-length field to null in place: its null bit, and a zero slot. */
+    public void setNullAt(int pos) {
+        int bit = pos + 8;
+        bytes[offset + (bit >>> 3)] |= (byte) (1 << (bit & 7));
+        LittleEndian.putLong(bytes, fieldOffset(pos), 0L);
+    }
+
     /** The absolute offset in {@link #bytes()} of field {@code pos}'s 8-byte slot. */
     public int fieldOffset(int pos) {
         return offset + nullBitsSize + (pos << 3);

@@ -122,6 +122,40 @@ public final class BoundExpression {
      * @param partitionKeys the names of the partition columns of the table
      */
     public boolean mightMatchPartition(Partition partition, List<String> partitionKeys) {
+        return mightMatchPartition(partition, partitionKeys, -1, ColumnBounds.UNKNOWN);
+    }
+
+    /**
+     * Like {@link #mightMatchPartition(Partition, List)}, where also every non-null value of column
+     * {@code rangeColumn} in the partition is known to lie within [{@code min}, {@code max}] and
+     * the column holds no null: for time partitions, whose period bounds the time column that the
+     * partition is derived from.
+     *
+     * @param min the smallest value (as {@link BinaryRow#get} returns it), or null if unbounded
+     * @param max the greatest value, or null if unbounded
+     */
+    public boolean mightMatchPartition(
+            Partition partition,
+            List<String> partitionKeys,
+            String rangeColumn,
+            Object min,
+            Object max) {
+        int pos = rowType.indexOf(rangeColumn);
+        if (pos < 0) {
+            return mightMatchPartition(partition, partitionKeys);
+        }
+        DataType type = rowType.type(pos);
+        ColumnBounds bounds =
+                new ColumnBounds(
+                        min == null ? null : Literals.toDomain(min, type),
+                        max == null ? null : Literals.toDomain(max, type),
+                        false,
+                        true);
+        return mightMatchPartition(partition, partitionKeys, pos, bounds);
+    }
+
+    private boolean mightMatchPartition(
+            Partition partition, List<String> partitionKeys, int rangePos, ColumnBounds range) {
         List<String> values = partition.values();
         if (values.size() != partitionKeys.size()) {
             throw new IllegalArgumentException(
@@ -148,7 +182,11 @@ public final class BoundExpression {
             }
         }
         BinaryRow row = writer.complete();
-        return root.mightMatch(p -> !known[p.pos()] || p.test(row));
+        return root.mightMatch(
+                p ->
+                        p.pos() == rangePos && !known[p.pos()]
+                                ? p.mightMatch(range)
+                                : !known[p.pos()] || p.test(row));
     }
 
     /**

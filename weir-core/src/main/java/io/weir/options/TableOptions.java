@@ -463,6 +463,10 @@ public final class TableOptions {
         for (ConfigOption<?> o : options) {
             map.put(o.key(), o);
         }
+        // Then the options declared apart, by concern.
+        for (ConfigOption<?> o : PartitionOptions.ALL) {
+            map.put(o.key(), o);
+        }
         return Collections.unmodifiableMap(map);
     }
 

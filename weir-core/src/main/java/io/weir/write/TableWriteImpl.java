@@ -1,9 +1,11 @@
 package io.weir.write;
 
 import io.weir.DataFile;
+import io.weir.Partition;
 import io.weir.Schema;
 import io.weir.TableMetadata;
 import io.weir.TableWrite;
+import io.weir.TimePartitioning;
 import io.weir.WriteStats;
 import io.weir.data.BinaryRow;
 import io.weir.data.KeyFields;
@@ -17,6 +19,7 @@ import io.weir.read.FileGroupReader;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * The {@link TableWrite} of every table: rows go into one shared {@link SortBuffer} tagged with
@@ -24,7 +27,9 @@ import java.util.List;
  *
  * <p>Per row the work is: read the kind byte, check the key for nulls (one mask over the null bits)
  * and hash it for the bucket, resolve the partition (nothing for an unpartitioned table; one
- * comparison when it is the previous row's), copy the bytes. Nothing is allocated per row.
+ * comparison when it is the previous row's; for time partitions two comparisons with the cached
+ * window, {@link TimePartitioner}), copy the bytes, fill the derived time-partition columns in the
+ * copy. Nothing is allocated per row.
  */
 public final class TableWriteImpl implements TableWrite {
     private static final byte UPDATE_BEFORE = RowKind.UPDATE_BEFORE.toByteValue();
@@ -39,6 +44,9 @@ public final class TableWriteImpl implements TableWrite {
     private final int appendBucket;
     private final PartitionResolver partitions;
     private final boolean partitioned;
+    private final TimePartitioner time;
+    private final boolean timeOnly;
+    private final IntFunction<Partition> partitionsById;
     private final MemoryPool pool;
     private final SortBuffer buffer;
     private final LogFlusher flusher;
@@ -74,8 +82,12 @@ public final class TableWriteImpl implements TableWrite {
         KeyFields sequence = FileGroupReader.sequenceField(metadata);
         this.partitions = new PartitionResolver(schema);
         this.partitioned = schema.isPartitioned();
-        this.pool = new MemoryPool(writeBufferSize, options.pageSize());
+        TimePartitioning timePartitioning = TimePartitioning.of(metadata);
         this.arity = schema.rowType().size();
+        this.time = timePartitioning == null ? null : new TimePartitioner(timePartitioning, arity);
+        this.timeOnly = time != null && timePartitioning.derivesAllPartitionKeys();
+        this.partitionsById = timeOnly ? time::partition : partitions::partition;
+        this.pool = new MemoryPool(writeBufferSize, options.pageSize());
         this.buffer = new SortBuffer(pool, arity, key);
         LogWriterOptions logOptions =
                 LogWriterOptions.of(metadata.schemaId(), arity, options.logCodec())
@@ -109,12 +121,23 @@ public final class TableWriteImpl implements TableWrite {
             }
             bucket = appendBucket;
         }
-        int partition = partitioned ? partitions.resolve(row) : 0;
+        int partition;
+        if (time == null) {
+            partition = partitioned ? partitions.resolve(row) : 0;
+        } else if (timeOnly) {
+            partition = time.resolve(row); // a cached window: two comparisons
+        } else {
+            row = time.patch(row); // identity keys too: resolve them on the filled row
+            partition = partitions.resolve(row);
+        }
         if (!buffer.append(partition, bucket, row)) {
             flush();
             if (!buffer.append(partition, bucket, row)) {
                 throw new IllegalStateException("An empty write buffer refused a row");
             }
+        }
+        if (timeOnly) {
+            time.fill(buffer.lastAppended()); // derived columns, in the buffer's copy
         }
         records++;
         bytes += row.sizeInBytes();
@@ -156,7 +179,7 @@ public final class TableWriteImpl implements TableWrite {
             return;
         }
         long start = System.nanoTime();
-        List<DataFile> files = flusher.flush(buffer.sortedCursor(), partitions::partition);
+        List<DataFile> files = flusher.flush(buffer.sortedCursor(), partitionsById);
         buffer.clear();
         written.addAll(files);
         flushes++;

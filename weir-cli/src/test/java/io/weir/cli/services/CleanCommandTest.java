@@ -1,6 +1,13 @@
 package io.weir.cli.services;
 
+import io.weir.Schema;
+import io.weir.Table;
+import io.weir.TableWrite;
 import io.weir.Tables;
+import io.weir.data.BinaryRowWriter;
+import io.weir.data.Timestamp;
+import io.weir.types.DataTypes;
+import io.weir.types.RowType;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -11,7 +18,10 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -72,12 +82,79 @@ class CleanCommandTest {
     }
 
     @Test
+    void dropsExpiredTimePartitionsBeforeExpiringSnapshots() throws IOException {
+        RowType type =
+                RowType.of(
+                        "id", DataTypes.BIGINT(),
+                        "ts", DataTypes.TIMESTAMP(3),
+                        "dt", DataTypes.DATE());
+        String location = dir.resolve("events").toString();
+        Table table =
+                Tables.create(
+                        location,
+                        new Schema(type, List.of("id", "ts"), List.of("dt")),
+                        Map.of("partition.time.column", "ts", "partition.expiration-time", "3 d"));
+        long now = System.currentTimeMillis();
+        try (TableWrite write = table.newWrite().create()) {
+            for (int day = 0; day < 6; day++) {
+                long ts = now - day * 86_400_000L;
+                write.write(BinaryRowWriter.toRow(type, (long) day, Timestamp.ofMillis(ts), null));
+            }
+            table.newAppend().addFiles(write.prepareCommit()).commit();
+        }
+        LocalDate today = LocalDate.now(ZoneOffset.UTC);
+        // Days ending more than 3 days ago: 4 and 5 days back (3 days back ends 2 days ago).
+        List<String> expired =
+                List.of(
+                        "dropped partition dt=" + today.minusDays(5),
+                        "dropped partition dt=" + today.minusDays(4));
+
+        Cli dry = Cli.run("clean", "--table", location, "--dry-run");
+        assertThat(dry.exit()).as(dry.err()).isZero();
+        assertThat(dry.out())
+                .contains(expired.get(0).replace("dropped", "would drop"))
+                .contains(expired.get(1).replace("dropped", "would drop"))
+                .contains("Partitions: would drop 2 (");
+        assertThat(Tables.load(location).currentSnapshot().id()).isEqualTo(1);
+
+        Cli real =
+                Cli.run("clean", "--table", location, "--retain-last", "1", "--older-than", "0 s");
+        assertThat(real.exit()).as(real.err()).isZero();
+        assertThat(real.out())
+                .contains(expired)
+                .contains("Partitions: dropped 2 (")
+                .contains("in commit 2");
+        Table loaded = Tables.load(location);
+        assertThat(loaded.currentSnapshot().files()).hasSize(4);
+        // Snapshot 1 still holds the dropped days' files; the next clean (after the drop) expires
+        // it.
+        Path oldest = Path.of(location, "dt=" + today.minusDays(5));
+        assertThat(files(oldest)).isOne();
+        Cli after =
+                Cli.run("clean", "--table", location, "--retain-last", "1", "--older-than", "0 s");
+        assertThat(deleted(after.out()))
+                .as(after.out())
+                .hasSize(4) // the dropped days' logs, commit and checkpoint 1
+                .anyMatch(f -> f.contains("dt=" + today.minusDays(5)));
+        assertThat(files(oldest)).isZero(); // empty directories stay
+
+        Cli older = Cli.run("clean", "--table", location, "--partitions-older-than", "0 s");
+        assertThat(older.out()).contains("Partitions: dropped 3 (").contains("in commit 3");
+    }
+
+    @Test
     void rejectsABadDuration() {
         ServiceTable t = new ServiceTable(dir, 4);
         t.commit(5);
         Cli cli = Cli.run("clean", "--table", t.location, "--older-than", "soon");
         assertThat(cli.exit()).isEqualTo(2);
         assertThat(cli.err()).contains("--older-than").contains("a duration such as");
+    }
+
+    private static long files(Path dir) throws IOException {
+        try (var walk = Files.walk(dir)) {
+            return walk.filter(Files::isRegularFile).count();
+        }
     }
 
     private static Path orphan(Path path, Duration age) throws IOException {

@@ -15,6 +15,7 @@ public final class MaintenanceStats {
     private final AtomicLong compactedFileGroups = new AtomicLong();
     private final AtomicLong replacedFiles = new AtomicLong();
     private final AtomicLong expiries = new AtomicLong();
+    private final AtomicLong expiredPartitions = new AtomicLong();
     private volatile long lastCompactionMillis = -1;
     private volatile long lastCompactionCommitId = -1;
 
@@ -36,6 +37,10 @@ public final class MaintenanceStats {
 
     void expired() {
         expiries.incrementAndGet();
+    }
+
+    void partitionsExpired(int count) {
+        expiredPartitions.addAndGet(count);
     }
 
     /** Rounds that finished without a failure (with or without a compaction). */
@@ -63,6 +68,11 @@ public final class MaintenanceStats {
     /** Snapshot expiries run ({@code snapshot.expire.in-job}). */
     public long expiries() {
         return expiries.get();
+    }
+
+    /** Time partitions dropped by partition expiry ({@code partition.expiration-time}). */
+    public long expiredPartitions() {
+        return expiredPartitions.get();
     }
 
     /** Duration of the last compaction round that committed, or -1. */

@@ -1,8 +1,10 @@
 package io.weir.flink.compaction;
 
 import io.weir.CompactionResult;
+import io.weir.ExpirePartitionsResult;
 import io.weir.ExpireSnapshotsResult;
 import io.weir.Table;
+import io.weir.options.PartitionOptions;
 import io.weir.options.TableOptions;
 
 import org.slf4j.Logger;
@@ -18,11 +20,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
- * Compaction (and optionally snapshot expiry) of a table, run in the background of an ingestion
- * job. {@link #onCommitted()} is called after each ingest commit, on the job's task thread, and
- * never blocks: it starts a round on the maintenance thread unless one is running or the last
- * failure's back-off has not passed. So checkpoints never wait for compaction, and at most one
- * round is in flight; its size is bounded by {@code compaction.round.*}.
+ * Compaction (and partition expiry, and optionally snapshot expiry) of a table, run in the
+ * background of an ingestion job. {@link #onCommitted()} is called after each ingest commit, on the
+ * job's task thread, and never blocks: it starts a round on the maintenance thread unless one is
+ * running or the last failure's back-off has not passed. So checkpoints never wait for compaction,
+ * and at most one round is in flight; its size is bounded by {@code compaction.round.*}.
  *
  * <p>A round compacts the file groups that are due ({@code compaction.max-log-files}, {@code
  * compaction.max-log-bytes}), or every group with a log file when a full round is due ({@code
@@ -55,6 +57,7 @@ public final class TableMaintainer implements AutoCloseable {
     private long lastFullMillis = System.currentTimeMillis();
     private boolean retryFull;
     private int failures;
+    private long nextPartitionExpiryMillis;
 
     private volatile long notBeforeMillis;
     private volatile boolean closed;
@@ -148,6 +151,7 @@ public final class TableMaintainer implements AutoCloseable {
                         millis,
                         full ? " (full round)" : "");
             }
+            expirePartitionsIfDue(options);
             if (options.snapshotExpireInJob()) {
                 expire();
             }
@@ -185,6 +189,40 @@ public final class TableMaintainer implements AutoCloseable {
         return (delta > 0 && commits - commitsAtLastFull >= delta)
                 || (interval != null
                         && System.currentTimeMillis() - lastFullMillis >= interval.toMillis());
+    }
+
+    /**
+     * Drops expired time partitions (one CLEAN commit), at most every {@code
+     * partition.expiration-check-interval}. Safe next to ingestion and in several jobs of one
+     * table: the drop is resolved against the latest state when it commits. A failure is logged and
+     * retried by a later round.
+     */
+    private void expirePartitionsIfDue(TableOptions options) {
+        long now = System.currentTimeMillis();
+        if (options.get(PartitionOptions.EXPIRATION_TIME) == null
+                || now < nextPartitionExpiryMillis) {
+            return;
+        }
+        nextPartitionExpiryMillis =
+                now + options.get(PartitionOptions.EXPIRATION_CHECK_INTERVAL).toMillis();
+        try {
+            ExpirePartitionsResult result = table.expirePartitions().commit();
+            stats.partitionsExpired(result.partitions().size());
+            if (result.commitId() >= 0) {
+                LOG.info(
+                        "Dropped {} expired partitions ({} files) of table {} as commit {}",
+                        result.partitions().size(),
+                        result.files(),
+                        table.location(),
+                        result.commitId());
+            }
+        } catch (RuntimeException e) {
+            nextPartitionExpiryMillis = 0; // retry with the next round
+            LOG.warn(
+                    "Partition expiry of table {} failed; a later round tries again",
+                    location(),
+                    e);
+        }
     }
 
     /** Expiry failures do not hold compaction back: the next round expires again. */

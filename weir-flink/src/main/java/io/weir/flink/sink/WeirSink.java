@@ -9,6 +9,7 @@ import io.weir.flink.sink.internal.BucketPartitioner;
 import io.weir.flink.sink.internal.CommitAggregator;
 import io.weir.flink.sink.internal.CommitPlan;
 import io.weir.flink.sink.internal.CommitterMetrics;
+import io.weir.flink.sink.internal.PartitionHash;
 import io.weir.flink.sink.internal.PostCommitCompactor;
 import io.weir.flink.sink.internal.WriterMetrics;
 import io.weir.io.FileIO;
@@ -99,7 +100,7 @@ public final class WeirSink
     private final RowType rowType;
     private final int buckets;
     private final int[] primaryKey;
-    private final int[] partitionKeys;
+    private final PartitionHash partitionHash;
     private final CommitPlan plan;
     private final long writeBufferSize;
     private final String commitUser;
@@ -112,7 +113,7 @@ public final class WeirSink
             RowType rowType,
             int buckets,
             int[] primaryKey,
-            int[] partitionKeys,
+            PartitionHash partitionHash,
             CommitPlan plan,
             long writeBufferSize,
             String commitUser,
@@ -123,7 +124,7 @@ public final class WeirSink
         this.rowType = rowType;
         this.buckets = buckets;
         this.primaryKey = primaryKey.clone();
-        this.partitionKeys = partitionKeys.clone();
+        this.partitionHash = partitionHash;
         this.plan = plan;
         this.writeBufferSize = writeBufferSize;
         this.commitUser = commitUser;
@@ -231,7 +232,7 @@ public final class WeirSink
             return input;
         }
         BucketPartitioner partitioner =
-                new BucketPartitioner(rowType, primaryKey, partitionKeys, buckets);
+                new BucketPartitioner(rowType, primaryKey, partitionHash, buckets);
         return new DataStream<>(
                 input.getExecutionEnvironment(),
                 new PartitionTransformation<>(input.getTransformation(), partitioner));

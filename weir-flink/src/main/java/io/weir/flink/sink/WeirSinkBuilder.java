@@ -3,9 +3,11 @@ package io.weir.flink.sink;
 import io.weir.Schema;
 import io.weir.Table;
 import io.weir.Tables;
+import io.weir.TimePartitioning;
 import io.weir.exceptions.ValidationException;
 import io.weir.flink.FlinkTypes;
 import io.weir.flink.sink.internal.CommitPlan;
+import io.weir.flink.sink.internal.PartitionHash;
 import io.weir.flink.sink.internal.StaticPartitions;
 import io.weir.io.FileIO;
 import io.weir.io.LocalFileIO;
@@ -134,7 +136,7 @@ public final class WeirSinkBuilder {
                 type,
                 table.options().bucket(),
                 schema.primaryKeyPositions(),
-                partitionKeys,
+                PartitionHash.of(schema, TimePartitioning.of(table.metadata())),
                 plan,
                 writeBufferSize,
                 commitUser,

@@ -29,20 +29,25 @@ public final class BucketPartitioner extends StreamPartitioner<RowData> {
 
     private final RowType rowType;
     private final int[] primaryKey;
-    private final int[] partitionKeys;
+    private final PartitionHash partitionHash;
     private final int buckets;
 
     private transient FlinkRows.ToWeir toWeir;
     private transient KeyFields key;
-    private transient KeyFields partition;
+    private transient io.weir.types.RowType weirType;
 
     public BucketPartitioner(RowType rowType, int[] primaryKey, int[] partitionKeys, int buckets) {
+        this(rowType, primaryKey, PartitionHash.identity(partitionKeys), buckets);
+    }
+
+    public BucketPartitioner(
+            RowType rowType, int[] primaryKey, PartitionHash partitionHash, int buckets) {
         if (primaryKey.length == 0) {
             throw new IllegalArgumentException("A bucket shuffle needs a primary key");
         }
         this.rowType = rowType;
         this.primaryKey = primaryKey.clone();
-        this.partitionKeys = partitionKeys.clone();
+        this.partitionHash = partitionHash;
         this.buckets = buckets;
     }
 
@@ -59,20 +64,19 @@ public final class BucketPartitioner extends StreamPartitioner<RowData> {
             init();
         }
         BinaryRow row = toWeir.convert(record.getInstance().getValue());
-        int partitionHash = partition == null ? 0 : partition.hash(row);
-        return channel(partitionHash, key.bucket(row, buckets), numberOfChannels);
+        int hash = partitionHash.hash(row, weirType);
+        return channel(hash, key.bucket(row, buckets), numberOfChannels);
     }
 
     private void init() {
-        io.weir.types.RowType weirType = FlinkTypes.toWeir(rowType);
+        weirType = FlinkTypes.toWeir(rowType);
         toWeir = new FlinkRows.ToWeir(rowType);
         key = KeyFields.of(weirType, primaryKey);
-        partition = partitionKeys.length == 0 ? null : KeyFields.of(weirType, partitionKeys);
     }
 
     @Override
     public StreamPartitioner<RowData> copy() {
-        return new BucketPartitioner(rowType, primaryKey, partitionKeys, buckets);
+        return new BucketPartitioner(rowType, primaryKey, partitionHash, buckets);
     }
 
     /** A row's writer depends on all writers' state after rescaling: give every one all of it. */

@@ -79,5 +79,6 @@ public final class PostCommitCompactor extends AbstractStreamOperator<Void>
         group.gauge("lastCompactionDurationMs", (Gauge<Long>) stats::lastCompactionMillis);
         group.gauge("lastCompactionCommitId", (Gauge<Long>) stats::lastCompactionCommitId);
         group.gauge("snapshotExpiries", (Gauge<Long>) stats::expiries);
+        group.gauge("expiredPartitions", (Gauge<Long>) stats::expiredPartitions);
     }
 }
