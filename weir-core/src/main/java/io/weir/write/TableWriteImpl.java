@@ -7,8 +7,6 @@ import io.weir.TableWrite;
 import io.weir.WriteStats;
 import io.weir.data.BinaryRow;
 import io.weir.data.KeyFields;
-import io.weir.data.RowKind;
-import io.weir.exceptions.ValidationException;
 import io.weir.io.FileIO;
 import io.weir.log.LogWriterOptions;
 import io.weir.memory.MemoryPool;
@@ -27,18 +25,9 @@ import java.util.List;
  * comparison when it is the previous row's), copy the bytes. Nothing is allocated per row.
  */
 public final class TableWriteImpl implements TableWrite {
-    private static final byte UPDATE_BEFORE = RowKind.UPDATE_BEFORE.toByteValue();
-    private static final byte DELETE = RowKind.DELETE.toByteValue();
-
     private final String location;
-    private final Schema schema;
-    private final KeyFields key;
-    private final int[] keyPositions;
-    private final int arity;
-    private final int buckets;
-    private final int appendBucket;
+    private final RowRouter router;
     private final PartitionResolver partitions;
-    private final boolean partitioned;
     private final MemoryPool pool;
     private final SortBuffer buffer;
     private final LogFlusher flusher;
@@ -59,23 +48,14 @@ public final class TableWriteImpl implements TableWrite {
             int appendBucket,
             long writeBufferSize) {
         this.location = location;
-        this.schema = metadata.schema();
+        Schema schema = metadata.schema();
         TableOptions options = metadata.options();
-        this.buckets = options.bucket();
-        ValidationException.check(
-                appendBucket >= 0 && appendBucket < buckets,
-                "Invalid append bucket %s for table %s: it has buckets 0 to %s",
-                appendBucket,
-                location,
-                buckets - 1);
-        this.appendBucket = appendBucket;
-        this.keyPositions = schema.primaryKeyPositions();
-        this.key = schema.hasPrimaryKey() ? KeyFields.of(schema.rowType(), keyPositions) : null;
+        this.router = new RowRouter(location, schema, options.bucket(), appendBucket);
+        this.partitions = router.partitions();
+        KeyFields key = router.key();
         KeyFields sequence = FileGroupReader.sequenceField(metadata);
-        this.partitions = new PartitionResolver(schema);
-        this.partitioned = schema.isPartitioned();
         this.pool = new MemoryPool(writeBufferSize, options.pageSize());
-        this.arity = schema.rowType().size();
+        int arity = router.arity();
         this.buffer = new SortBuffer(pool, arity, key);
         LogWriterOptions logOptions =
                 LogWriterOptions.of(metadata.schemaId(), arity, options.logCodec())
@@ -86,30 +66,11 @@ public final class TableWriteImpl implements TableWrite {
     @Override
     public void write(BinaryRow row) {
         checkOpen();
-        if (row.arity() != arity) {
-            throw wrongArity(row);
+        int bucket = router.bucket(row);
+        if (bucket == RowRouter.SKIP) {
+            return;
         }
-        // The kind byte, compared as a byte: no enum lookup per row.
-        byte kind = row.bytes()[row.offset()];
-        if ((kind & ~3) != 0) {
-            RowKind.fromByteValue(kind); // throws, naming the invalid byte
-        }
-        int bucket;
-        if (key != null) {
-            if (kind == UPDATE_BEFORE) {
-                return; // the deduplicate engine needs only the new row
-            }
-            bucket = key.bucketOfNonNullKey(row, buckets);
-            if (bucket < 0) {
-                throw nullKey(-1 - bucket);
-            }
-        } else {
-            if (kind == UPDATE_BEFORE || kind == DELETE) {
-                throw notAppendable(RowKind.fromByteValue(kind));
-            }
-            bucket = appendBucket;
-        }
-        int partition = partitioned ? partitions.resolve(row) : 0;
+        int partition = router.partition(row);
         if (!buffer.append(partition, bucket, row)) {
             flush();
             if (!buffer.append(partition, bucket, row)) {
@@ -118,36 +79,6 @@ public final class TableWriteImpl implements TableWrite {
         }
         records++;
         bytes += row.sizeInBytes();
-    }
-
-    private ValidationException wrongArity(BinaryRow row) {
-        return new ValidationException(
-                "Cannot write a row of "
-                        + row.arity()
-                        + " fields to table "
-                        + location
-                        + " with "
-                        + schema.rowType().size()
-                        + " columns");
-    }
-
-    private ValidationException notAppendable(RowKind kind) {
-        return new ValidationException(
-                "Cannot write a "
-                        + kind.shortString()
-                        + " row to table "
-                        + location
-                        + ": it has no primary key, so rows can only be appended");
-    }
-
-    private ValidationException nullKey(int keyField) {
-        String column = schema.rowType().field(keyPositions[keyField]).name();
-        return new ValidationException(
-                "Cannot write a row with a null primary key to table "
-                        + location
-                        + ": column '"
-                        + column
-                        + "' is null");
     }
 
     /** Writes the buffered rows as log files and empties the buffer. */
