@@ -3,6 +3,8 @@ package io.weir.write;
 import io.weir.data.BinaryRow;
 import io.weir.data.KeyFields;
 import io.weir.io.LocalFileIO;
+import io.weir.io.OutputFile;
+import io.weir.io.PositionOutputStream;
 import io.weir.log.LogCodec;
 import io.weir.log.LogFileReader;
 import io.weir.log.LogFileWriter;
@@ -11,8 +13,11 @@ import io.weir.log.LogWriterOptions;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
@@ -24,7 +29,8 @@ import java.util.Set;
  *
  * <p>Runs use the log file format, so every block is checksummed: a damaged spill file fails the
  * write instead of corrupting the table. LZ4 in 64 KB blocks: cheap to write and read back, and a
- * merge of many runs needs little memory per run.
+ * merge of many runs needs little memory per run. Blocks go straight to the file channel: no stream
+ * buffer, and no sync on close, since a spill file need not survive the process.
  */
 final class SpillFiles implements AutoCloseable {
     static final int BLOCK_SIZE = 64 << 10;
@@ -56,7 +62,7 @@ final class SpillFiles implements AutoCloseable {
         files.add(path);
         LogFileWriter writer;
         try {
-            writer = new LogFileWriter(io.newOutputFile(path), options, buffers);
+            writer = new LogFileWriter(new SpillOutput(path), options, buffers);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create spill file " + path, e);
         }
@@ -156,6 +162,43 @@ final class SpillFiles implements AutoCloseable {
             }
         }
         return directory.resolve("run-" + nextId++ + ".wspill").toString();
+    }
+
+    /** A new file written block by block to its channel, unsynced. */
+    private record SpillOutput(String path) implements OutputFile {
+        @Override
+        public PositionOutputStream create() throws IOException {
+            FileChannel channel =
+                    FileChannel.open(
+                            Path.of(path), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            return new PositionOutputStream() {
+                private long position;
+
+                @Override
+                public long getPos() {
+                    return position;
+                }
+
+                @Override
+                public void write(int b) throws IOException {
+                    write(new byte[] {(byte) b}, 0, 1);
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) throws IOException {
+                    ByteBuffer buffer = ByteBuffer.wrap(b, off, len);
+                    while (buffer.hasRemaining()) {
+                        channel.write(buffer);
+                    }
+                    position += len;
+                }
+
+                @Override
+                public void close() throws IOException {
+                    channel.close();
+                }
+            };
+        }
     }
 
     private static void deleteFile(String path) {
