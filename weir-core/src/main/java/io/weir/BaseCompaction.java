@@ -63,23 +63,21 @@ final class BaseCompaction implements Compaction {
         snapshot.fileGroups()
                 .forEach(
                         (group, files) -> {
-                            long logs = 0;
-                            long logBytes = 0;
-                            for (DataFile f : files) {
-                                if (f.kind() == FileKind.LOG) {
-                                    logs++;
-                                    logBytes += f.sizeInBytes();
-                                }
+                            ScanTask task = new ScanTask(snapshot.id(), group, files);
+                            List<DataFile> deltas = task.deltaFiles();
+                            long deltaBytes = 0;
+                            for (DataFile f : deltas) {
+                                deltaBytes += f.sizeInBytes();
                             }
                             boolean due =
                                     full
-                                            ? logs > 0 || files.size() > 1
-                                            : logs >= minLogFiles
+                                            ? !deltas.isEmpty() || files.size() > 1
+                                            : deltas.size() >= minLogFiles
                                                     || (maxLogBytes > 0
-                                                            && logs > 0
-                                                            && logBytes >= maxLogBytes);
+                                                            && !deltas.isEmpty()
+                                                            && deltaBytes >= maxLogBytes);
                             if (due && groups.test(group)) {
-                                tasks.add(new ScanTask(snapshot.id(), group, files));
+                                tasks.add(task);
                             }
                         });
         return tasks;

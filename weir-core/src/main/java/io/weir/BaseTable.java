@@ -2,12 +2,17 @@ package io.weir;
 
 import io.weir.commit.CommitLog;
 import io.weir.commit.TableState;
+import io.weir.exceptions.ValidationException;
 import io.weir.io.FileIO;
 import io.weir.service.FileSnapshotLeases;
 import io.weir.service.OrphanFileRemoval;
 import io.weir.service.PartitionExpiry;
 import io.weir.service.SnapshotExpiry;
+import io.weir.write.BulkWriteImpl;
 import io.weir.write.TableWriteImpl;
+
+import java.nio.file.Path;
+import java.util.Objects;
 
 /** The {@link Table} over a {@link CommitLog}. */
 final class BaseTable implements Table {
@@ -87,6 +92,54 @@ final class BaseTable implements Table {
             public TableWrite create() {
                 return new TableWriteImpl(
                         io(), location(), metadata(), appendBucket, writeBufferSize);
+            }
+        };
+    }
+
+    @Override
+    public BulkWrite.Builder newBulkWrite() {
+        return new BulkWrite.Builder() {
+            private int appendBucket;
+            private long writeBufferSize = metadata().options().writeBufferSize();
+            private String spillDirectory = System.getProperty("java.io.tmpdir");
+            private int maxMergeFanIn = 64;
+
+            @Override
+            public BulkWrite.Builder appendBucket(int bucket) {
+                this.appendBucket = bucket;
+                return this;
+            }
+
+            @Override
+            public BulkWrite.Builder writeBufferSize(long bytes) {
+                this.writeBufferSize = bytes;
+                return this;
+            }
+
+            @Override
+            public BulkWrite.Builder spillDirectory(String directory) {
+                this.spillDirectory = Objects.requireNonNull(directory, "directory");
+                return this;
+            }
+
+            @Override
+            public BulkWrite.Builder maxMergeFanIn(int runs) {
+                ValidationException.check(
+                        runs >= 2, "Invalid merge fan-in %s: must be at least 2", runs);
+                this.maxMergeFanIn = runs;
+                return this;
+            }
+
+            @Override
+            public BulkWrite create() {
+                return new BulkWriteImpl(
+                        io(),
+                        location(),
+                        metadata(),
+                        appendBucket,
+                        writeBufferSize,
+                        Path.of(spillDirectory),
+                        maxMergeFanIn);
             }
         };
     }

@@ -56,6 +56,12 @@ public interface Table {
     /** A writer of rows (inserts, updates, deletes) that produces files to commit. */
     TableWrite.Builder newWrite();
 
+    /**
+     * A bulk writer: sorts all its rows (spilling to local disk) and writes them as sorted base
+     * files directly, for batch loads (docs/bulk-insert.md).
+     */
+    BulkWrite.Builder newBulkWrite();
+
     /** Commits files written by {@link TableWrite}s. */
     AppendFiles newAppend();
 

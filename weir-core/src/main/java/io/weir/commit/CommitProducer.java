@@ -3,6 +3,7 @@ package io.weir.commit;
 import io.weir.Commit;
 import io.weir.CommitKind;
 import io.weir.DataFile;
+import io.weir.FileGroupId;
 import io.weir.FileKind;
 import io.weir.exceptions.CommitConflictException;
 import io.weir.exceptions.CommitStateUnknownException;
@@ -21,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -140,6 +142,9 @@ final class CommitProducer {
             base.files(request.overwritePartitions()).forEach(f -> removed.add(f.path()));
         }
         long sequence = base.lastSequence();
+        // Base files without a sequence (a bulk write's) get one new sequence per file group:
+        // together they are one sorted run of the group, newer than every file before.
+        Map<FileGroupId, Long> baseSequences = new HashMap<>();
         List<DataFile> added = new ArrayList<>(request.added().size());
         for (DataFile f : request.added()) {
             ValidationException.check(
@@ -149,8 +154,15 @@ final class CommitProducer {
                     log.location(),
                     f.path(),
                     base.commitId());
-            if (f.kind() == FileKind.LOG || f.sequence() < 0) {
+            if (f.kind() == FileKind.LOG) {
                 added.add(f.withSequence(++sequence));
+            } else if (f.sequence() < 0) {
+                Long shared = baseSequences.get(f.fileGroup());
+                if (shared == null) {
+                    shared = ++sequence;
+                    baseSequences.put(f.fileGroup(), shared);
+                }
+                added.add(f.withSequence(shared));
             } else {
                 // A compacted base takes the greatest sequence it merged: never a future one.
                 ValidationException.check(

@@ -15,13 +15,18 @@ import java.util.List;
 
 /**
  * Reads the files of one file group as full table rows: merged by primary key (base files and logs,
- * oldest first) for tables with a key, concatenated in sequence order for append-only tables.
+ * oldest first: {@link #READ_ORDER}) for tables with a key, concatenated in sequence order for
+ * append-only tables.
  */
 public final class FileGroupReader {
-    /** Base files first, then logs, each by ascending sequence, then path. */
+    /**
+     * Oldest first: by ascending sequence; at equal sequence base files before logs (a compacted
+     * base keeps the greatest sequence it merged), then by path. A bulk-written base file is newer
+     * than the group's files before it, and is read after them.
+     */
     public static final Comparator<DataFile> READ_ORDER =
-            Comparator.comparing((DataFile f) -> f.kind() != FileKind.BASE)
-                    .thenComparingLong(DataFile::sequence)
+            Comparator.comparingLong(DataFile::sequence)
+                    .thenComparing((DataFile f) -> f.kind() != FileKind.BASE)
                     .thenComparing(DataFile::path);
 
     private FileGroupReader() {}

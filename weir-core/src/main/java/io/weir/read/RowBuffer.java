@@ -5,15 +5,16 @@ import io.weir.data.BinaryRow;
 import java.util.Arrays;
 
 /** Holds a copy of one row in a reusable array: keeps a row past its reader's next call. */
-final class RowBuffer {
+public final class RowBuffer {
     private final BinaryRow row;
     private byte[] bytes = new byte[256];
 
-    RowBuffer(int arity) {
+    public RowBuffer(int arity) {
         this.row = new BinaryRow(arity);
     }
 
-    BinaryRow set(BinaryRow source) {
+    /** Copies {@code source} and returns the copy. */
+    public BinaryRow set(BinaryRow source) {
         int size = source.sizeInBytes();
         if (size > bytes.length) {
             bytes = Arrays.copyOf(bytes, Math.max(size, bytes.length * 2));
@@ -22,7 +23,7 @@ final class RowBuffer {
         return row.pointTo(bytes, 0, size);
     }
 
-    BinaryRow row() {
+    public BinaryRow row() {
         return row;
     }
 }

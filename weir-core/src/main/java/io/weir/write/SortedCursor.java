@@ -7,7 +7,7 @@ import io.weir.data.BinaryRow;
  * The accessors describe the current row; the {@link #row()} view and the raw bytes are the
  * buffer's own memory, valid until the next {@link #next()}, append or clear.
  */
-public final class SortedCursor {
+public final class SortedCursor implements SortedRows {
     private final SortIndex index;
     private final BinaryRow row;
     private byte[][] dataPages;
@@ -29,7 +29,7 @@ public final class SortedCursor {
         this.bytes = null;
     }
 
-    /** Moves to the next row; false when there is none. */
+    @Override
     public boolean next() {
         if (next >= index.size() || dataPages == null) {
             bytes = null;
@@ -42,6 +42,18 @@ public final class SortedCursor {
         bytes = dataPages[(int) (pointer >>> 32)];
         offset = (int) pointer;
         next++;
+        return true;
+    }
+
+    /** {@code partitionId << 32 | bucket} of the current row. */
+    @Override
+    public long group() {
+        return group;
+    }
+
+    /** Rows stay in the buffer's pages until it is cleared. */
+    @Override
+    public boolean rowsStayValid() {
         return true;
     }
 
@@ -59,11 +71,13 @@ public final class SortedCursor {
      * prefixes of two rows differ, so do their keys; when they are equal and {@link
      * io.weir.data.KeyFields#prefixDetermines()}, the keys are equal.
      */
+    @Override
     public long prefix() {
         return prefix;
     }
 
     /** The current row: a reused view into the buffer. */
+    @Override
     public BinaryRow row() {
         return row.pointTo(bytes, offset, length);
     }

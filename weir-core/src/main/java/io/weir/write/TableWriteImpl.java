@@ -1,16 +1,12 @@
 package io.weir.write;
 
 import io.weir.DataFile;
-import io.weir.Partition;
 import io.weir.Schema;
 import io.weir.TableMetadata;
 import io.weir.TableWrite;
-import io.weir.TimePartitioning;
 import io.weir.WriteStats;
 import io.weir.data.BinaryRow;
 import io.weir.data.KeyFields;
-import io.weir.data.RowKind;
-import io.weir.exceptions.ValidationException;
 import io.weir.io.FileIO;
 import io.weir.log.LogWriterOptions;
 import io.weir.memory.MemoryPool;
@@ -19,7 +15,6 @@ import io.weir.read.FileGroupReader;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.IntFunction;
 
 /**
  * The {@link TableWrite} of every table: rows go into one shared {@link SortBuffer} tagged with
@@ -32,21 +27,8 @@ import java.util.function.IntFunction;
  * copy. Nothing is allocated per row.
  */
 public final class TableWriteImpl implements TableWrite {
-    private static final byte UPDATE_BEFORE = RowKind.UPDATE_BEFORE.toByteValue();
-    private static final byte DELETE = RowKind.DELETE.toByteValue();
-
     private final String location;
-    private final Schema schema;
-    private final KeyFields key;
-    private final int[] keyPositions;
-    private final int arity;
-    private final int buckets;
-    private final int appendBucket;
-    private final PartitionResolver partitions;
-    private final boolean partitioned;
-    private final TimePartitioner time;
-    private final boolean timeOnly;
-    private final IntFunction<Partition> partitionsById;
+    private final RowRouter router;
     private final MemoryPool pool;
     private final SortBuffer buffer;
     private final LogFlusher flusher;
@@ -67,27 +49,13 @@ public final class TableWriteImpl implements TableWrite {
             int appendBucket,
             long writeBufferSize) {
         this.location = location;
-        this.schema = metadata.schema();
+        Schema schema = metadata.schema();
         TableOptions options = metadata.options();
-        this.buckets = options.bucket();
-        ValidationException.check(
-                appendBucket >= 0 && appendBucket < buckets,
-                "Invalid append bucket %s for table %s: it has buckets 0 to %s",
-                appendBucket,
-                location,
-                buckets - 1);
-        this.appendBucket = appendBucket;
-        this.keyPositions = schema.primaryKeyPositions();
-        this.key = schema.hasPrimaryKey() ? KeyFields.of(schema.rowType(), keyPositions) : null;
+        this.router = new RowRouter(location, metadata, appendBucket);
+        KeyFields key = router.key();
         KeyFields sequence = FileGroupReader.sequenceField(metadata);
-        this.partitions = new PartitionResolver(schema);
-        this.partitioned = schema.isPartitioned();
-        TimePartitioning timePartitioning = TimePartitioning.of(metadata);
-        this.arity = schema.rowType().size();
-        this.time = timePartitioning == null ? null : new TimePartitioner(timePartitioning, arity);
-        this.timeOnly = time != null && timePartitioning.derivesAllPartitionKeys();
-        this.partitionsById = timeOnly ? time::partition : partitions::partition;
         this.pool = new MemoryPool(writeBufferSize, options.pageSize());
+        int arity = router.arity();
         this.buffer = new SortBuffer(pool, arity, key);
         LogWriterOptions logOptions =
                 LogWriterOptions.of(metadata.schemaId(), arity, options.logCodec())
@@ -98,79 +66,21 @@ public final class TableWriteImpl implements TableWrite {
     @Override
     public void write(BinaryRow row) {
         checkOpen();
-        if (row.arity() != arity) {
-            throw wrongArity(row);
+        int bucket = router.bucket(row);
+        if (bucket == RowRouter.SKIP) {
+            return;
         }
-        // The kind byte, compared as a byte: no enum lookup per row.
-        byte kind = row.bytes()[row.offset()];
-        if ((kind & ~3) != 0) {
-            RowKind.fromByteValue(kind); // throws, naming the invalid byte
-        }
-        int bucket;
-        if (key != null) {
-            if (kind == UPDATE_BEFORE) {
-                return; // the deduplicate engine needs only the new row
-            }
-            bucket = key.bucketOfNonNullKey(row, buckets);
-            if (bucket < 0) {
-                throw nullKey(-1 - bucket);
-            }
-        } else {
-            if (kind == UPDATE_BEFORE || kind == DELETE) {
-                throw notAppendable(RowKind.fromByteValue(kind));
-            }
-            bucket = appendBucket;
-        }
-        int partition;
-        if (time == null) {
-            partition = partitioned ? partitions.resolve(row) : 0;
-        } else if (timeOnly) {
-            partition = time.resolve(row); // a cached window: two comparisons
-        } else {
-            row = time.patch(row); // identity keys too: resolve them on the filled row
-            partition = partitions.resolve(row);
-        }
+        row = router.prepare(row);
+        int partition = router.partition(row);
         if (!buffer.append(partition, bucket, row)) {
             flush();
             if (!buffer.append(partition, bucket, row)) {
                 throw new IllegalStateException("An empty write buffer refused a row");
             }
         }
-        if (timeOnly) {
-            time.fill(buffer.lastAppended()); // derived columns, in the buffer's copy
-        }
+        router.appended(buffer.lastAppended()); // derived time columns, in the buffer's copy
         records++;
         bytes += row.sizeInBytes();
-    }
-
-    private ValidationException wrongArity(BinaryRow row) {
-        return new ValidationException(
-                "Cannot write a row of "
-                        + row.arity()
-                        + " fields to table "
-                        + location
-                        + " with "
-                        + schema.rowType().size()
-                        + " columns");
-    }
-
-    private ValidationException notAppendable(RowKind kind) {
-        return new ValidationException(
-                "Cannot write a "
-                        + kind.shortString()
-                        + " row to table "
-                        + location
-                        + ": it has no primary key, so rows can only be appended");
-    }
-
-    private ValidationException nullKey(int keyField) {
-        String column = schema.rowType().field(keyPositions[keyField]).name();
-        return new ValidationException(
-                "Cannot write a row with a null primary key to table "
-                        + location
-                        + ": column '"
-                        + column
-                        + "' is null");
     }
 
     /** Writes the buffered rows as log files and empties the buffer. */
@@ -179,7 +89,7 @@ public final class TableWriteImpl implements TableWrite {
             return;
         }
         long start = System.nanoTime();
-        List<DataFile> files = flusher.flush(buffer.sortedCursor(), partitionsById);
+        List<DataFile> files = flusher.flush(buffer.sortedCursor(), router.partitionsById());
         buffer.clear();
         written.addAll(files);
         flushes++;

@@ -1,7 +1,6 @@
 package io.weir.flink.compaction;
 
 import io.weir.DataFile;
-import io.weir.FileKind;
 import io.weir.ScanTask;
 import io.weir.options.TableOptions;
 
@@ -57,14 +56,12 @@ public record CompactionBudget(int maxFileGroups, long maxBytes) {
         return task.files().stream().mapToLong(DataFile::sizeInBytes).sum();
     }
 
+    /** Log files, and base files of bulk inserts newer than the group's base. */
     static long logFiles(ScanTask task) {
-        return task.files().stream().filter(f -> f.kind() == FileKind.LOG).count();
+        return task.deltaFiles().size();
     }
 
     static long logBytes(ScanTask task) {
-        return task.files().stream()
-                .filter(f -> f.kind() == FileKind.LOG)
-                .mapToLong(DataFile::sizeInBytes)
-                .sum();
+        return task.deltaFiles().stream().mapToLong(DataFile::sizeInBytes).sum();
     }
 }

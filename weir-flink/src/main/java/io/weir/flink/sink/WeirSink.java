@@ -1,5 +1,6 @@
 package io.weir.flink.sink;
 
+import io.weir.BulkWrite;
 import io.weir.Table;
 import io.weir.TableWrite;
 import io.weir.Tables;
@@ -38,6 +39,8 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.function.SerializableSupplier;
 
+import javax.annotation.Nullable;
+
 /**
  * The exactly-once Flink sink of a Weir table: {@code stream.sinkTo(WeirSink.builder()
  * .location(path).build())}.
@@ -59,6 +62,8 @@ import org.apache.flink.util.function.SerializableSupplier;
  *   <li>Files are written before a checkpoint completes and committed after it: streaming jobs
  *       commit on each completed checkpoint (bounded input: at the final checkpoint); batch jobs
  *       commit once at end of input.
+ *   <li>{@link WriteMode#BULK_INSERT} (batch only): each writer is a {@link BulkWrite}, which sorts
+ *       all its rows and writes sorted base files at the end of the input.
  * </ul>
  *
  * <p><b>Writer identity.</b> Each commit records (writer id, checkpoint id), and Weir skips a
@@ -103,6 +108,8 @@ public final class WeirSink
     private final PartitionHash partitionHash;
     private final CommitPlan plan;
     private final long writeBufferSize;
+    private final WriteMode writeMode;
+    @Nullable private final String spillDirectory;
     private final String commitUser;
     private final boolean compactInJob;
     private final WeirSinkHook hook;
@@ -116,6 +123,8 @@ public final class WeirSink
             PartitionHash partitionHash,
             CommitPlan plan,
             long writeBufferSize,
+            WriteMode writeMode,
+            @Nullable String spillDirectory,
             String commitUser,
             boolean compactInJob,
             WeirSinkHook hook) {
@@ -127,6 +136,8 @@ public final class WeirSink
         this.partitionHash = partitionHash;
         this.plan = plan;
         this.writeBufferSize = writeBufferSize;
+        this.writeMode = writeMode;
+        this.spillDirectory = spillDirectory;
         this.commitUser = commitUser;
         this.compactInJob = compactInJob;
         this.hook = hook;
@@ -177,17 +188,36 @@ public final class WeirSink
                 location,
                 table.options().bucket(),
                 buckets);
-        TableWrite.Builder builder = table.newWrite().appendBucket(subtask % buckets);
-        if (writeBufferSize > 0) {
-            builder.writeBufferSize(writeBufferSize);
-        }
-        TableWrite write = builder.create();
+        TableWrite write =
+                writeMode == WriteMode.BULK_INSERT
+                        ? newBulkWrite(table, subtask)
+                        : newWrite(table, subtask);
         return new WeirSinkWriter(
                 write,
                 new FlinkRows.ToWeir(rowType),
                 new WriterMetrics(context.metricGroup(), write),
                 hook,
                 subtask);
+    }
+
+    private TableWrite newWrite(Table table, int subtask) {
+        TableWrite.Builder builder = table.newWrite().appendBucket(subtask % buckets);
+        if (writeBufferSize > 0) {
+            builder.writeBufferSize(writeBufferSize);
+        }
+        return builder.create();
+    }
+
+    /** One sort per writer: its files are written at the end of the input (batch). */
+    private TableWrite newBulkWrite(Table table, int subtask) {
+        BulkWrite.Builder builder = table.newBulkWrite().appendBucket(subtask % buckets);
+        if (writeBufferSize > 0) {
+            builder.writeBufferSize(writeBufferSize);
+        }
+        if (spillDirectory != null) {
+            builder.spillDirectory(spillDirectory);
+        }
+        return builder.create();
     }
 
     @Override
@@ -216,11 +246,11 @@ public final class WeirSink
                         + " .returns(InternalTypeInfo.of(rowType))",
                 location,
                 input.getType());
+        RuntimeExecutionMode mode =
+                input.getExecutionEnvironment()
+                        .getConfiguration()
+                        .get(ExecutionOptions.RUNTIME_MODE);
         if (plan.isOverwrite()) {
-            RuntimeExecutionMode mode =
-                    input.getExecutionEnvironment()
-                            .getConfiguration()
-                            .get(ExecutionOptions.RUNTIME_MODE);
             ValidationException.check(
                     mode == RuntimeExecutionMode.BATCH,
                     "Cannot overwrite table %s in %s execution mode: INSERT OVERWRITE needs batch"
@@ -228,6 +258,14 @@ public final class WeirSink
                     location,
                     mode);
         }
+        ValidationException.check(
+                writeMode != WriteMode.BULK_INSERT || mode == RuntimeExecutionMode.BATCH,
+                "Cannot bulk insert into table %s in %s execution mode ('write.mode' ="
+                        + " 'bulk-insert'): bulk insert sorts the whole input, so it needs batch"
+                        + " execution ('execution.runtime-mode' = 'batch'); use 'upsert' for"
+                        + " streaming",
+                location,
+                mode);
         if (!isKeyed()) {
             return input;
         }
@@ -253,6 +291,11 @@ public final class WeirSink
                 .setParallelism(1)
                 .setMaxParallelism(1)
                 .global();
+    }
+
+    /** How the writers write. */
+    public WriteMode writeMode() {
+        return writeMode;
     }
 
     /** Whether the job compacts the table after its commits (the table is not write-only). */
@@ -283,6 +326,13 @@ public final class WeirSink
 
     @Override
     public String toString() {
-        return "WeirSink{" + location + ", " + plan + (compactInJob ? ", compacting" : "") + "}";
+        return "WeirSink{"
+                + location
+                + ", "
+                + plan
+                + ", "
+                + writeMode
+                + (compactInJob ? ", compacting" : "")
+                + "}";
     }
 }

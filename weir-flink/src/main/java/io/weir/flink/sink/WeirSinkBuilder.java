@@ -40,6 +40,8 @@ public final class WeirSinkBuilder {
     private boolean overwrite;
     private Map<String, String> staticPartition = Map.of();
     private long writeBufferSize = -1;
+    private WriteMode writeMode = WriteMode.UPSERT;
+    private String spillDirectory;
     private String commitUser = DEFAULT_COMMIT_USER;
     private WeirSinkHook hook;
 
@@ -94,6 +96,25 @@ public final class WeirSinkBuilder {
     }
 
     /**
+     * How the writers write (default {@link WriteMode#UPSERT}). {@link WriteMode#BULK_INSERT} needs
+     * batch execution mode: each writer sorts all its rows and writes sorted base files at the end
+     * of the input (docs/bulk-insert.md).
+     */
+    public WeirSinkBuilder writeMode(WriteMode mode) {
+        this.writeMode = Objects.requireNonNull(mode, "mode");
+        return this;
+    }
+
+    /**
+     * Bulk insert: the local directory of the writers' spill files (default: the task manager's
+     * {@code java.io.tmpdir}).
+     */
+    public WeirSinkBuilder spillDirectory(String directory) {
+        this.spillDirectory = Objects.requireNonNull(directory, "directory");
+        return this;
+    }
+
+    /**
      * The prefix of the writer ids this sink commits under (default {@value DEFAULT_COMMIT_USER}):
      * shows in the table's commits who wrote them.
      */
@@ -139,6 +160,8 @@ public final class WeirSinkBuilder {
                 PartitionHash.of(schema, TimePartitioning.of(table.metadata())),
                 plan,
                 writeBufferSize,
+                writeMode,
+                spillDirectory,
                 commitUser,
                 !table.options().writeOnly(),
                 hook);

@@ -6,6 +6,7 @@ import io.weir.Tables;
 import io.weir.exceptions.NoSuchTableException;
 import io.weir.exceptions.TableAlreadyExistsException;
 import io.weir.flink.FlinkSchemas;
+import io.weir.flink.sink.WriteMode;
 import io.weir.io.LocalFileIO;
 import io.weir.options.TableOptions;
 
@@ -51,6 +52,7 @@ public class WeirDynamicTableFactory implements DynamicTableSourceFactory, Dynam
         Set<ConfigOption<?>> options =
                 new LinkedHashSet<>(WeirConnectorOptions.TABLE_OPTIONS.values());
         options.add(WeirConnectorOptions.SINK_PARALLELISM);
+        options.addAll(WeirWriteOptions.options());
         options.addAll(readOptions());
         return options;
     }
@@ -74,16 +76,23 @@ public class WeirDynamicTableFactory implements DynamicTableSourceFactory, Dynam
     }
 
     /**
-     * The table's own options apply (a DDL must match them); {@code sink.parallelism} is per query.
+     * The table's own options apply (a DDL must match them); {@code sink.parallelism} and {@code
+     * write.mode} are per query. The write mode defaults to bulk insert in batch execution mode.
      */
     private static DynamicTableSink createSink(Context context, Table table) {
         RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
+        Map<String, String> options = context.getCatalogTable().getOptions();
         Integer parallelism =
-                Configuration.fromMap(context.getCatalogTable().getOptions())
+                Configuration.fromMap(options)
                         .getOptional(FactoryUtil.SINK_PARALLELISM)
                         .orElse(null);
+        WriteMode mode =
+                WeirWriteOptions.writeMode(
+                        options,
+                        context.getConfiguration().get(ExecutionOptions.RUNTIME_MODE),
+                        context.getObjectIdentifier().asSummaryString());
         return new WeirTableSink(
-                table.location(), rowType, table.schema(), table.options(), parallelism);
+                table.location(), rowType, table.schema(), table.options(), parallelism, mode);
     }
 
     /** Reads are bounded in batch mode and follow new commits in streaming mode. */

@@ -2,6 +2,7 @@ package io.weir.flink.table;
 
 import io.weir.Schema;
 import io.weir.flink.sink.WeirSink;
+import io.weir.flink.sink.WriteMode;
 import io.weir.options.TableOptions;
 
 import org.apache.flink.table.connector.ChangelogMode;
@@ -28,6 +29,8 @@ import java.util.Objects;
  *       clause, else exactly in the partitions that receive rows (dynamic overwrite).
  *   <li>The sink does its own bucket shuffle, so it never asks the planner to group rows by
  *       partition.
+ *   <li>Write mode ({@code 'write.mode'}): upsert, or bulk insert (the default in batch mode): each
+ *       writer sorts its rows and writes sorted base files at the end of the input.
  * </ul>
  */
 public final class WeirTableSink
@@ -37,6 +40,7 @@ public final class WeirTableSink
     private final Schema schema;
     private final TableOptions options;
     @Nullable private final Integer parallelism;
+    private final WriteMode writeMode;
     private boolean overwrite;
     private Map<String, String> staticPartition = new LinkedHashMap<>();
 
@@ -51,18 +55,21 @@ public final class WeirTableSink
      *     writers use its {@code write-buffer-size}
      * @param parallelism the writers' parallelism ({@code sink.parallelism}), or null for the
      *     planner's
+     * @param writeMode upsert, or bulk insert (batch execution mode only)
      */
     public WeirTableSink(
             String location,
             RowType rowType,
             Schema schema,
             TableOptions options,
-            @Nullable Integer parallelism) {
+            @Nullable Integer parallelism,
+            WriteMode writeMode) {
         this.location = Objects.requireNonNull(location, "location");
         this.rowType = Objects.requireNonNull(rowType, "rowType");
         this.schema = Objects.requireNonNull(schema, "schema");
         this.options = Objects.requireNonNull(options, "options");
         this.parallelism = parallelism;
+        this.writeMode = Objects.requireNonNull(writeMode, "writeMode");
     }
 
     @Override
@@ -79,6 +86,7 @@ public final class WeirTableSink
                         .overwrite(overwrite)
                         .staticPartition(staticPartition)
                         .writeBufferSize(options.writeBufferSize())
+                        .writeMode(writeMode)
                         .build();
         return SinkV2Provider.of(sink, parallelism);
     }
@@ -101,7 +109,8 @@ public final class WeirTableSink
 
     @Override
     public DynamicTableSink copy() {
-        WeirTableSink copy = new WeirTableSink(location, rowType, schema, options, parallelism);
+        WeirTableSink copy =
+                new WeirTableSink(location, rowType, schema, options, parallelism, writeMode);
         copy.overwrite = overwrite;
         copy.staticPartition = new LinkedHashMap<>(staticPartition);
         return copy;
@@ -109,6 +118,6 @@ public final class WeirTableSink
 
     @Override
     public String asSummaryString() {
-        return "Weir(" + location + ")";
+        return "Weir(" + location + ", " + writeMode + ")";
     }
 }

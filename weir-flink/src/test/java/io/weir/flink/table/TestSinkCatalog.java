@@ -5,6 +5,7 @@ import io.weir.Tables;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.table.catalog.GenericInMemoryCatalog;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
@@ -17,7 +18,8 @@ import java.util.Set;
 
 /**
  * An in-memory catalog whose tables are written by {@link WeirTableSink}: a stand-in for the real
- * factory, without a service file.
+ * factory, without a service file. Takes the option {@code write.mode} (bulk insert by default in
+ * batch mode, as the real factory).
  */
 final class TestSinkCatalog extends GenericInMemoryCatalog {
     static final ConfigOption<String> PATH =
@@ -51,7 +53,11 @@ final class TestSinkCatalog extends GenericInMemoryCatalog {
                     (RowType) context.getPhysicalRowDataType().getLogicalType(),
                     table.schema(),
                     table.options(),
-                    null);
+                    null,
+                    WeirWriteOptions.writeMode(
+                            context.getCatalogTable().getOptions(),
+                            context.getConfiguration().get(ExecutionOptions.RUNTIME_MODE),
+                            path));
         }
 
         @Override
@@ -66,7 +72,7 @@ final class TestSinkCatalog extends GenericInMemoryCatalog {
 
         @Override
         public Set<ConfigOption<?>> optionalOptions() {
-            return Set.of();
+            return WeirWriteOptions.options();
         }
     }
 }

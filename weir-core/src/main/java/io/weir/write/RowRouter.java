@@ -1,0 +1,166 @@
+package io.weir.write;
+
+import io.weir.Partition;
+import io.weir.Schema;
+import io.weir.TableMetadata;
+import io.weir.TimePartitioning;
+import io.weir.data.BinaryRow;
+import io.weir.data.KeyFields;
+import io.weir.data.RowKind;
+import io.weir.exceptions.ValidationException;
+
+import java.util.function.IntFunction;
+
+/**
+ * Checks an incoming row and finds its file group, for every writer of a table ({@link
+ * TableWriteImpl}, {@link BulkWriteImpl}): the kind byte, the arity, a null key; the bucket (key
+ * hash modulo the bucket count, or the writer's append bucket); the partition id ({@link
+ * PartitionResolver}; for time partitions two comparisons with a cached window, {@link
+ * TimePartitioner}) and the derived time-partition columns. Nothing is allocated per row.
+ */
+final class RowRouter {
+    /** What {@link #bucket} returns for a row the deduplicate engine ignores (-U). */
+    static final int SKIP = -1;
+
+    private static final byte UPDATE_BEFORE = RowKind.UPDATE_BEFORE.toByteValue();
+    private static final byte DELETE = RowKind.DELETE.toByteValue();
+
+    private final String location;
+    private final Schema schema;
+    private final KeyFields key;
+    private final int[] keyPositions;
+    private final int arity;
+    private final int buckets;
+    private final int appendBucket;
+    private final boolean partitioned;
+    private final PartitionResolver partitions;
+    private final TimePartitioner time;
+    private final boolean timeOnly;
+    private final IntFunction<Partition> partitionsById;
+
+    RowRouter(String location, TableMetadata metadata, int appendBucket) {
+        Schema schema = metadata.schema();
+        int buckets = metadata.options().bucket();
+        ValidationException.check(
+                appendBucket >= 0 && appendBucket < buckets,
+                "Invalid append bucket %s for table %s: it has buckets 0 to %s",
+                appendBucket,
+                location,
+                buckets - 1);
+        this.location = location;
+        this.schema = schema;
+        this.keyPositions = schema.primaryKeyPositions();
+        this.key = schema.hasPrimaryKey() ? KeyFields.of(schema.rowType(), keyPositions) : null;
+        this.arity = schema.rowType().size();
+        this.buckets = buckets;
+        this.appendBucket = appendBucket;
+        this.partitioned = schema.isPartitioned();
+        this.partitions = new PartitionResolver(schema);
+        TimePartitioning timePartitioning = TimePartitioning.of(metadata);
+        this.time = timePartitioning == null ? null : new TimePartitioner(timePartitioning, arity);
+        this.timeOnly = time != null && timePartitioning.derivesAllPartitionKeys();
+        this.partitionsById = timeOnly ? time::partition : partitions::partition;
+    }
+
+    /** The primary key, or null for an append-only table. */
+    KeyFields key() {
+        return key;
+    }
+
+    int arity() {
+        return arity;
+    }
+
+    /** The partitions by the ids {@link #partition} returned. */
+    IntFunction<Partition> partitionsById() {
+        return partitionsById;
+    }
+
+    /**
+     * Checks the row and returns its bucket, or {@link #SKIP} for a -U row of a keyed table (the
+     * deduplicate engine needs only the new row).
+     *
+     * @throws ValidationException for a row of the wrong arity, with a null key, or (append-only
+     *     tables) a -U or -D row
+     */
+    int bucket(BinaryRow row) {
+        if (row.arity() != arity) {
+            throw wrongArity(row);
+        }
+        // The kind byte, compared as a byte: no enum lookup per row.
+        byte kind = row.bytes()[row.offset()];
+        if ((kind & ~3) != 0) {
+            RowKind.fromByteValue(kind); // throws, naming the invalid byte
+        }
+        if (key == null) {
+            if (kind == UPDATE_BEFORE || kind == DELETE) {
+                throw notAppendable(RowKind.fromByteValue(kind));
+            }
+            return appendBucket;
+        }
+        if (kind == UPDATE_BEFORE) {
+            return SKIP;
+        }
+        int bucket = key.bucketOfNonNullKey(row, buckets);
+        if (bucket < 0) {
+            throw nullKey(-1 - bucket);
+        }
+        return bucket;
+    }
+
+    /**
+     * The row to buffer: {@code row} itself, or, for a table partitioned by time and identity
+     * columns, a copy with the derived columns filled in, on which {@link #partition} resolves the
+     * identity keys.
+     */
+    BinaryRow prepare(BinaryRow row) {
+        return time != null && !timeOnly ? time.patch(row) : row;
+    }
+
+    /** The id of the (prepared) row's partition (0 for an unpartitioned table). */
+    int partition(BinaryRow row) {
+        if (time == null) {
+            return partitioned ? partitions.resolve(row) : 0;
+        } else if (timeOnly) {
+            return time.resolve(row); // a cached window: two comparisons
+        }
+        return partitions.resolve(row);
+    }
+
+    /** Fills the derived time-partition columns into the buffer's copy of a row just appended. */
+    void appended(BinaryRow copy) {
+        if (timeOnly) {
+            time.fill(copy);
+        }
+    }
+
+    private ValidationException wrongArity(BinaryRow row) {
+        return new ValidationException(
+                "Cannot write a row of "
+                        + row.arity()
+                        + " fields to table "
+                        + location
+                        + " with "
+                        + arity
+                        + " columns");
+    }
+
+    private ValidationException notAppendable(RowKind kind) {
+        return new ValidationException(
+                "Cannot write a "
+                        + kind.shortString()
+                        + " row to table "
+                        + location
+                        + ": it has no primary key, so rows can only be appended");
+    }
+
+    private ValidationException nullKey(int keyField) {
+        String column = schema.rowType().field(keyPositions[keyField]).name();
+        return new ValidationException(
+                "Cannot write a row with a null primary key to table "
+                        + location
+                        + ": column '"
+                        + column
+                        + "' is null");
+    }
+}
