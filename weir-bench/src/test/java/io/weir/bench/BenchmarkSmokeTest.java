@@ -37,7 +37,8 @@ class BenchmarkSmokeTest {
                     FlushBenchmark.class,
                     LogReadBenchmark.class,
                     MergeBenchmark.class,
-                    BaseFileBenchmark.class);
+                    BaseFileBenchmark.class,
+                    BulkWriteBenchmark.class);
 
     @TestFactory
     Stream<DynamicTest> everyBenchmarkRunsOnceAndChecksOut() {
