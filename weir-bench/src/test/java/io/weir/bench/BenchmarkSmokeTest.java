@@ -38,7 +38,8 @@ class BenchmarkSmokeTest {
                     FlushBenchmark.class,
                     LogReadBenchmark.class,
                     MergeBenchmark.class,
-                    BaseFileBenchmark.class);
+                    BaseFileBenchmark.class,
+                    BulkWriteBenchmark.class);
 
     @TestFactory
     Stream<DynamicTest> everyBenchmarkRunsOnceAndChecksOut() {

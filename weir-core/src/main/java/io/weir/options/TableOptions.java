@@ -104,7 +104,8 @@ public final class TableOptions {
                     .memoryType()
                     .defaultValue(MemorySize.ofMebiBytes(128))
                     .checking(v -> v.bytes() >= (1L << 20), "must be at least 1 mb")
-                    .withDescription("Target size of a base file written by compaction.");
+                    .withDescription(
+                            "Target size of a base file written by compaction or bulk insert.");
 
     public static final ConfigOption<Integer> COMPACTION_MAX_LOG_FILES =
             ConfigOption.key("compaction.max-log-files")

@@ -165,6 +165,7 @@ class WeirDynamicTableFactoryTest {
         WeirDynamicTableFactory.readOptions().stream()
                 .map(ConfigOption::key)
                 .forEach(supported::add);
+        supported.add("write.mode");
         assertFails(
                 "Unsupported options found for 'weir'.\n\n"
                         + "Unsupported options:\n\n"
