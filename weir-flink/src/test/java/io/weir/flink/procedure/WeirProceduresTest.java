@@ -180,7 +180,10 @@ class WeirProceduresTest {
                 values.add(String.format("(%d, '%s', '%s')", id, dt, v));
                 model.put(id, dt + "/" + v);
             }
-            sql("INSERT INTO c.db.t VALUES " + String.join(", ", values));
+            // Upserts write a log per file group; a batch INSERT would bulk insert base files.
+            sql(
+                    "INSERT INTO c.db.t /*+ OPTIONS('write.mode' = 'upsert') */ VALUES "
+                            + String.join(", ", values));
         }
     }
 
