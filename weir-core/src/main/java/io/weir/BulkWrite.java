@@ -1,5 +1,7 @@
 package io.weir;
 
+import java.util.List;
+
 /**
  * Bulk insert: writes rows as sorted Parquet base files directly, with no log files and nothing
  * left for compaction; for batch loads. Create it with {@link Table#newBulkWrite()}, commit its
@@ -36,7 +38,7 @@ public interface BulkWrite extends TableWrite {
      * committed). Later calls return nothing more.
      */
     @Override
-    java.util.List<DataFile> prepareCommit();
+    List<DataFile> prepareCommit();
 
     /** Configures a {@link BulkWrite}. */
     interface Builder {
