@@ -18,6 +18,7 @@ import io.weir.options.TableOptions;
 import io.weir.read.FileGroupReader;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntFunction;
 
@@ -42,6 +43,8 @@ public final class TableWriteImpl implements TableWrite {
     private final int arity;
     private final int buckets;
     private final int appendBucket;
+    private final AppendBuckets appendBuckets;
+    private int[] bucketsByPartition = new int[0];
     private final PartitionResolver partitions;
     private final boolean partitioned;
     private final TimePartitioner time;
@@ -64,19 +67,14 @@ public final class TableWriteImpl implements TableWrite {
             FileIO io,
             String location,
             TableMetadata metadata,
-            int appendBucket,
+            AppendBuckets appendBuckets,
             long writeBufferSize) {
         this.location = location;
         this.schema = metadata.schema();
         TableOptions options = metadata.options();
         this.buckets = options.bucket();
-        ValidationException.check(
-                appendBucket >= 0 && appendBucket < buckets,
-                "Invalid append bucket %s for table %s: it has buckets 0 to %s",
-                appendBucket,
-                location,
-                buckets - 1);
-        this.appendBucket = appendBucket;
+        this.appendBuckets = appendBuckets;
+        this.appendBucket = appendBuckets.isFixed() ? appendBuckets.first() : -1;
         this.keyPositions = schema.primaryKeyPositions();
         this.key = schema.hasPrimaryKey() ? KeyFields.of(schema.rowType(), keyPositions) : null;
         KeyFields sequence = FileGroupReader.sequenceField(metadata);
@@ -130,6 +128,9 @@ public final class TableWriteImpl implements TableWrite {
             row = time.patch(row); // identity keys too: resolve them on the filled row
             partition = partitions.resolve(row);
         }
+        if (bucket < 0) {
+            bucket = appendBucket(partition);
+        }
         if (!buffer.append(partition, bucket, row)) {
             flush();
             if (!buffer.append(partition, bucket, row)) {
@@ -141,6 +142,21 @@ public final class TableWriteImpl implements TableWrite {
         }
         records++;
         bytes += row.sizeInBytes();
+    }
+
+    /** The bucket of an append-only partition, chosen once among several candidates. */
+    private int appendBucket(int partition) {
+        if (partition >= bucketsByPartition.length) {
+            int from = bucketsByPartition.length;
+            bucketsByPartition = Arrays.copyOf(bucketsByPartition, Math.max(16, 2 * partition));
+            Arrays.fill(bucketsByPartition, from, bucketsByPartition.length, -1);
+        }
+        int bucket = bucketsByPartition[partition];
+        if (bucket < 0) {
+            bucket = appendBuckets.choose(partitionsById.apply(partition));
+            bucketsByPartition[partition] = bucket;
+        }
+        return bucket;
     }
 
     private ValidationException wrongArity(BinaryRow row) {

@@ -52,8 +52,9 @@ import org.apache.flink.util.function.SerializableSupplier;
  *
  * <ul>
  *   <li>Keyed tables: every (partition, bucket) goes to exactly one writer ({@link
- *       BucketPartitioner}). Append-only tables need no shuffle: writer subtask {@code i} appends
- *       to bucket {@code i % buckets}.
+ *       BucketPartitioner}). Append-only tables need no shuffle: writer subtask {@code i} of {@code
+ *       p} appends to one of the buckets {@code i, i + p, ...} per partition (the one with the most
+ *       undersized data), or to {@code i % buckets} if there are more writers.
  *   <li>The input must be typed {@code InternalTypeInfo.of(rowType)}: the shuffle then uses Flink's
  *       binary row serializer, and the writer views each row in place. No Kryo anywhere.
  *   <li>Files are written before a checkpoint completes and committed after it: streaming jobs
@@ -177,7 +178,9 @@ public final class WeirSink
                 location,
                 table.options().bucket(),
                 buckets);
-        TableWrite.Builder builder = table.newWrite().appendBucket(subtask % buckets);
+        int writers = context.getTaskInfo().getNumberOfParallelSubtasks();
+        TableWrite.Builder builder =
+                table.newWrite().appendBuckets(appendBuckets(subtask, writers));
         if (writeBufferSize > 0) {
             builder.writeBufferSize(writeBufferSize);
         }
@@ -188,6 +191,24 @@ public final class WeirSink
                 new WriterMetrics(context.metricGroup(), write),
                 hook,
                 subtask);
+    }
+
+    /**
+     * Append-only tables: the buckets of writer {@code i} of {@code p}, {@code i, i + p, ...} below
+     * the bucket count (or {@code i % buckets} when there are more writers than buckets), so that
+     * writers never share a bucket while there are enough; per partition the writer fills the one
+     * with the most undersized data ({@link io.weir.write.AppendBuckets}).
+     */
+    static int[] appendBuckets(int subtask, int writers, int buckets) {
+        if (writers >= buckets) {
+            return new int[] {subtask % buckets};
+        }
+        return java.util.stream.IntStream.iterate(subtask, b -> b < buckets, b -> b + writers)
+                .toArray();
+    }
+
+    private int[] appendBuckets(int subtask, int writers) {
+        return appendBuckets(subtask, writers, buckets);
     }
 
     @Override
