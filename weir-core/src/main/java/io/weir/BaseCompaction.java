@@ -20,9 +20,13 @@ import java.util.function.Predicate;
 
 /**
  * The {@link Compaction}: per file group, reads the merged rows of all its files and writes them as
- * base files of about {@code target-file-size}, sorted by key; then one COMPACT commit replaces the
- * inputs. The new base files take the greatest sequence of their inputs, so logs committed
- * meanwhile stay newer.
+ * base files of about {@code target-file-size}, sorted by key (a large group becomes several files
+ * with ascending, disjoint key ranges); then one COMPACT commit replaces the inputs. The new base
+ * files take the greatest sequence of their inputs, so logs committed meanwhile stay newer.
+ *
+ * <p>Append-only groups are bin-packed instead: only their log files and undersized base files
+ * (below 3/4 of the target) are read, concatenated and cut into files of the target size, so at
+ * most one undersized file per group remains; files of about the target size are never rewritten.
  */
 final class BaseCompaction implements Compaction {
     private final BaseTable table;
@@ -59,28 +63,59 @@ final class BaseCompaction implements Compaction {
     public List<ScanTask> plan() {
         table.refresh();
         Snapshot snapshot = table.currentSnapshot();
+        boolean keyed = table.schema().hasPrimaryKey();
+        long target = table.options().targetFileSize();
+        long undersized = Compaction.undersizedBelow(target);
         List<ScanTask> tasks = new ArrayList<>();
         snapshot.fileGroups()
                 .forEach(
                         (group, files) -> {
-                            ScanTask task = new ScanTask(snapshot.id(), group, files);
-                            List<DataFile> deltas = task.deltaFiles();
-                            long deltaBytes = 0;
-                            for (DataFile f : deltas) {
-                                deltaBytes += f.sizeInBytes();
-                            }
-                            boolean due =
-                                    full
-                                            ? !deltas.isEmpty() || files.size() > 1
-                                            : deltas.size() >= minLogFiles
-                                                    || (maxLogBytes > 0
-                                                            && !deltas.isEmpty()
-                                                            && deltaBytes >= maxLogBytes);
-                            if (due && groups.test(group)) {
+                            // A keyed group merges all its files; an append-only one packs only
+                            // its logs and undersized base files, and leaves full files alone.
+                            List<DataFile> inputs =
+                                    keyed
+                                            ? files
+                                            : files.stream()
+                                                    .filter(f -> isSmall(f, undersized))
+                                                    .toList();
+                            ScanTask task = new ScanTask(snapshot.id(), group, inputs);
+                            if (groups.test(group) && isDue(task, keyed, undersized, target)) {
                                 tasks.add(task);
                             }
                         });
         return tasks;
+    }
+
+    private static boolean isSmall(DataFile f, long undersized) {
+        return f.kind() == FileKind.LOG || f.sizeInBytes() < undersized;
+    }
+
+    /**
+     * Whether a group is due. Its deltas (logs, and base files of a bulk insert newer than the
+     * group's oldest base) count as log files; for an append-only group, so do its small files.
+     */
+    private boolean isDue(ScanTask task, boolean keyed, long undersized, long target) {
+        List<DataFile> deltas = task.deltaFiles();
+        long deltaBytes = 0;
+        for (DataFile f : deltas) {
+            deltaBytes += f.sizeInBytes();
+        }
+        int small = 0;
+        long smallBytes = 0;
+        for (DataFile f : task.files()) {
+            if (isSmall(f, undersized)) {
+                small++;
+                smallBytes += f.sizeInBytes();
+            }
+        }
+        if (full) {
+            return !deltas.isEmpty() || small >= 2;
+        }
+        boolean byLogs =
+                (keyed ? deltas.size() : small) >= minLogFiles
+                        || (maxLogBytes > 0 && !deltas.isEmpty() && deltaBytes >= maxLogBytes);
+        // Append-only: small files that fill a target-sized file are packed into one.
+        return byLogs || (!keyed && small >= 2 && smallBytes >= target);
     }
 
     @Override
@@ -149,8 +184,18 @@ final class BaseCompaction implements Compaction {
         TableMetadata metadata = table.metadata();
         long sequence = task.files().stream().mapToLong(DataFile::sequence).max().orElse(0);
         long target = metadata.options().targetFileSize();
+        // Pages of at most target / 64: the size estimate that cuts files counts the open pages
+        // uncompressed, so small pages keep files close to the target.
+        int pageSize =
+                (int)
+                        Math.max(
+                                8 << 10,
+                                Math.min(BaseFileWriteOptions.DEFAULT_PAGE_SIZE, target / 64));
         BaseFileWriteOptions options =
-                BaseFileWriteOptions.of(metadata.options().fileCompression());
+                new BaseFileWriteOptions(
+                        metadata.options().fileCompression(),
+                        BaseFileWriteOptions.DEFAULT_ROW_GROUP_SIZE,
+                        pageSize);
         String dir = directory(task.fileGroup());
         List<DataFile> outputs = new ArrayList<>();
         BaseFileWriter writer = null;

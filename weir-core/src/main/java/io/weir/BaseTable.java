@@ -8,6 +8,7 @@ import io.weir.service.FileSnapshotLeases;
 import io.weir.service.OrphanFileRemoval;
 import io.weir.service.PartitionExpiry;
 import io.weir.service.SnapshotExpiry;
+import io.weir.write.AppendBuckets;
 import io.weir.write.BulkWriteImpl;
 import io.weir.write.TableWriteImpl;
 
@@ -73,12 +74,20 @@ final class BaseTable implements Table {
     @Override
     public TableWrite.Builder newWrite() {
         return new TableWrite.Builder() {
-            private int appendBucket;
+            private int[] appendBuckets = {0};
             private long writeBufferSize = metadata().options().writeBufferSize();
 
             @Override
             public TableWrite.Builder appendBucket(int bucket) {
-                this.appendBucket = bucket;
+                this.appendBuckets = new int[] {bucket};
+                return this;
+            }
+
+            @Override
+            public TableWrite.Builder appendBuckets(int... buckets) {
+                ValidationException.check(
+                        buckets.length > 0, "No append bucket given for table %s", location());
+                this.appendBuckets = buckets.clone();
                 return this;
             }
 
@@ -90,8 +99,24 @@ final class BaseTable implements Table {
 
             @Override
             public TableWrite create() {
-                return new TableWriteImpl(
-                        io(), location(), metadata(), appendBucket, writeBufferSize);
+                TableMetadata metadata = metadata();
+                int buckets = metadata.options().bucket();
+                for (int bucket : appendBuckets) {
+                    ValidationException.check(
+                            bucket >= 0 && bucket < buckets,
+                            "Invalid append bucket %s for table %s: it has buckets 0 to %s",
+                            bucket,
+                            location(),
+                            buckets - 1);
+                }
+                AppendBuckets choice =
+                        appendBuckets.length == 1 || metadata.schema().hasPrimaryKey()
+                                ? AppendBuckets.fixed(appendBuckets[0])
+                                : AppendBuckets.of(
+                                        appendBuckets,
+                                        currentSnapshot(),
+                                        metadata.options().targetFileSize());
+                return new TableWriteImpl(io(), location(), metadata, choice, writeBufferSize);
             }
         };
     }

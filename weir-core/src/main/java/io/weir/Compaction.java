@@ -5,19 +5,33 @@ import java.util.function.Predicate;
 
 /**
  * Folds the log files of file groups into new base files sorted by primary key (Parquet, with
- * column statistics), in one commit: {@code table.newCompaction().full().execute()}. The table's
- * content does not change. Logs written to a group while it is being compacted stay and are newer
- * than the new base, so compaction never conflicts with ingestion; two compactions of the same
- * files conflict and the later fails.
+ * column statistics) of about {@code target-file-size}, in one commit: {@code
+ * table.newCompaction().full().execute()}. For append-only tables it bin-packs the small files
+ * (logs and undersized base files) of each group into files of the target size. The table's content
+ * does not change. Logs written to a group while it is being compacted stay and are newer than the
+ * new base, so compaction never conflicts with ingestion; two compactions of the same files
+ * conflict and the later fails.
  */
 public interface Compaction {
-    /** Compact every file group that has any log file or more than one file. */
+    /**
+     * The size below which a base file is undersized (3/4 of {@code target-file-size}): packed by
+     * compaction, and preferred by append-only writers (docs/partitions.md, "Small files").
+     */
+    static long undersizedBelow(long targetFileSize) {
+        return targetFileSize / 4 * 3;
+    }
+
+    /**
+     * Compact every file group that has any log file or at least two undersized base files (below
+     * 3/4 of {@code target-file-size}).
+     */
     Compaction full();
 
     /**
      * Compact only file groups with at least this many log files (default: the table option {@code
      * compaction.max-log-files}), or whose logs hold {@code compaction.max-log-bytes} if that is
-     * set.
+     * set. For append-only tables undersized base files count as log files, and a group whose small
+     * files hold {@code target-file-size} is due too.
      */
     Compaction minLogFiles(int count);
 

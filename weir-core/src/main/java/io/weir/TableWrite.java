@@ -39,6 +39,14 @@ public interface TableWrite extends AutoCloseable {
         /** For append-only tables: the bucket this writer appends to (default 0). */
         Builder appendBucket(int bucket);
 
+        /**
+         * For append-only tables: the buckets this writer may append to. Per partition it takes the
+         * one whose file group holds the most bytes of small files that do not fill {@code
+         * target-file-size} yet, as of the latest snapshot when the writer is created, else the
+         * first ({@link io.weir.write.AppendBuckets}).
+         */
+        Builder appendBuckets(int... buckets);
+
         /** Overrides the table's {@code write-buffer-size} for this writer. */
         Builder writeBufferSize(long bytes);
 

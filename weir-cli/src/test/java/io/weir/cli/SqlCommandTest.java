@@ -43,7 +43,8 @@ class SqlCommandTest {
         Path script = dir.resolve("script.sql");
         Files.writeString(
                 script,
-                "-- streaming first (the default)\n"
+                "-- streaming first (the default); one task, so rows print in VALUES order\n"
+                        + "SET 'parallelism.default' = '1';\n"
                         + "CREATE CATALOG cat WITH ('type' = 'generic_in_memory');\n"
                         + "CREATE DATABASE cat.db;\n"
                         + GEN

@@ -69,7 +69,7 @@ public final class BulkWriteImpl implements BulkWrite {
             throw new IllegalArgumentException("Invalid merge fan-in " + maxFanIn + ": at least 2");
         }
         this.location = location;
-        this.router = new RowRouter(location, metadata, appendBucket);
+        this.router = new RowRouter(location, metadata, AppendBuckets.fixed(appendBucket));
         this.key = router.key();
         this.sequenceField = FileGroupReader.sequenceField(metadata);
         this.pool = new MemoryPool(writeBufferSize, metadata.options().pageSize());

@@ -9,6 +9,7 @@ import io.weir.data.KeyFields;
 import io.weir.data.RowKind;
 import io.weir.exceptions.ValidationException;
 
+import java.util.Arrays;
 import java.util.function.IntFunction;
 
 /**
@@ -22,6 +23,12 @@ final class RowRouter {
     /** What {@link #bucket} returns for a row the deduplicate engine ignores (-U). */
     static final int SKIP = -1;
 
+    /**
+     * What {@link #bucket} returns for an append-only row whose bucket depends on its partition:
+     * ask {@link #appendBucket}.
+     */
+    static final int BY_PARTITION = -2;
+
     private static final byte UPDATE_BEFORE = RowKind.UPDATE_BEFORE.toByteValue();
     private static final byte DELETE = RowKind.DELETE.toByteValue();
 
@@ -32,15 +39,18 @@ final class RowRouter {
     private final int arity;
     private final int buckets;
     private final int appendBucket;
+    private final AppendBuckets appendBuckets;
+    private int[] bucketsByPartition = new int[0];
     private final boolean partitioned;
     private final PartitionResolver partitions;
     private final TimePartitioner time;
     private final boolean timeOnly;
     private final IntFunction<Partition> partitionsById;
 
-    RowRouter(String location, TableMetadata metadata, int appendBucket) {
+    RowRouter(String location, TableMetadata metadata, AppendBuckets appendBuckets) {
         Schema schema = metadata.schema();
         int buckets = metadata.options().bucket();
+        int appendBucket = appendBuckets.first();
         ValidationException.check(
                 appendBucket >= 0 && appendBucket < buckets,
                 "Invalid append bucket %s for table %s: it has buckets 0 to %s",
@@ -53,7 +63,8 @@ final class RowRouter {
         this.key = schema.hasPrimaryKey() ? KeyFields.of(schema.rowType(), keyPositions) : null;
         this.arity = schema.rowType().size();
         this.buckets = buckets;
-        this.appendBucket = appendBucket;
+        this.appendBuckets = appendBuckets;
+        this.appendBucket = appendBuckets.isFixed() ? appendBucket : BY_PARTITION;
         this.partitioned = schema.isPartitioned();
         this.partitions = new PartitionResolver(schema);
         TimePartitioning timePartitioning = TimePartitioning.of(metadata);
@@ -77,8 +88,8 @@ final class RowRouter {
     }
 
     /**
-     * Checks the row and returns its bucket, or {@link #SKIP} for a -U row of a keyed table (the
-     * deduplicate engine needs only the new row).
+     * Checks the row and returns its bucket, {@link #SKIP} for a -U row of a keyed table (the
+     * deduplicate engine needs only the new row), or {@link #BY_PARTITION}.
      *
      * @throws ValidationException for a row of the wrong arity, with a null key, or (append-only
      *     tables) a -U or -D row
@@ -125,6 +136,21 @@ final class RowRouter {
             return time.resolve(row); // a cached window: two comparisons
         }
         return partitions.resolve(row);
+    }
+
+    /** The bucket of an append-only partition's rows, chosen once per partition. */
+    int appendBucket(int partition) {
+        if (partition >= bucketsByPartition.length) {
+            int from = bucketsByPartition.length;
+            bucketsByPartition = Arrays.copyOf(bucketsByPartition, Math.max(16, 2 * partition));
+            Arrays.fill(bucketsByPartition, from, bucketsByPartition.length, -1);
+        }
+        int bucket = bucketsByPartition[partition];
+        if (bucket < 0) {
+            bucket = appendBuckets.choose(partitionsById.apply(partition));
+            bucketsByPartition[partition] = bucket;
+        }
+        return bucket;
     }
 
     /** Fills the derived time-partition columns into the buffer's copy of a row just appended. */

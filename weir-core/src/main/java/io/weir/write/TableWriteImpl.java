@@ -46,12 +46,12 @@ public final class TableWriteImpl implements TableWrite {
             FileIO io,
             String location,
             TableMetadata metadata,
-            int appendBucket,
+            AppendBuckets appendBuckets,
             long writeBufferSize) {
         this.location = location;
         Schema schema = metadata.schema();
         TableOptions options = metadata.options();
-        this.router = new RowRouter(location, metadata, appendBucket);
+        this.router = new RowRouter(location, metadata, appendBuckets);
         KeyFields key = router.key();
         KeyFields sequence = FileGroupReader.sequenceField(metadata);
         this.pool = new MemoryPool(writeBufferSize, options.pageSize());
@@ -72,6 +72,9 @@ public final class TableWriteImpl implements TableWrite {
         }
         row = router.prepare(row);
         int partition = router.partition(row);
+        if (bucket == RowRouter.BY_PARTITION) {
+            bucket = router.appendBucket(partition);
+        }
         if (!buffer.append(partition, bucket, row)) {
             flush();
             if (!buffer.append(partition, bucket, row)) {

@@ -22,6 +22,7 @@ public final class WeirProcedures {
         return List.of(
                 CompactProcedure.NAME,
                 ExpireSnapshotsProcedure.NAME,
+                ExpirePartitionsProcedure.NAME,
                 RemoveOrphanFilesProcedure.NAME);
     }
 
@@ -31,6 +32,7 @@ public final class WeirProcedures {
                 switch (name) {
                     case CompactProcedure.NAME -> new CompactProcedure(tables);
                     case ExpireSnapshotsProcedure.NAME -> new ExpireSnapshotsProcedure(tables);
+                    case ExpirePartitionsProcedure.NAME -> new ExpirePartitionsProcedure(tables);
                     case RemoveOrphanFilesProcedure.NAME -> new RemoveOrphanFilesProcedure(tables);
                     default -> null;
                 });

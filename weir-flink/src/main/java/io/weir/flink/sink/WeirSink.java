@@ -55,8 +55,9 @@ import javax.annotation.Nullable;
  *
  * <ul>
  *   <li>Keyed tables: every (partition, bucket) goes to exactly one writer ({@link
- *       BucketPartitioner}). Append-only tables need no shuffle: writer subtask {@code i} appends
- *       to bucket {@code i % buckets}.
+ *       BucketPartitioner}). Append-only tables need no shuffle: writer subtask {@code i} of {@code
+ *       p} appends to one of the buckets {@code i, i + p, ...} per partition (the one with the most
+ *       undersized data), or to {@code i % buckets} if there are more writers.
  *   <li>The input must be typed {@code InternalTypeInfo.of(rowType)}: the shuffle then uses Flink's
  *       binary row serializer, and the writer views each row in place. No Kryo anywhere.
  *   <li>Files are written before a checkpoint completes and committed after it: streaming jobs
@@ -188,10 +189,11 @@ public final class WeirSink
                 location,
                 table.options().bucket(),
                 buckets);
+        int writers = context.getTaskInfo().getNumberOfParallelSubtasks();
         TableWrite write =
                 writeMode == WriteMode.BULK_INSERT
                         ? newBulkWrite(table, subtask)
-                        : newWrite(table, subtask);
+                        : newWrite(table, subtask, writers);
         return new WeirSinkWriter(
                 write,
                 new FlinkRows.ToWeir(rowType),
@@ -200,8 +202,9 @@ public final class WeirSink
                 subtask);
     }
 
-    private TableWrite newWrite(Table table, int subtask) {
-        TableWrite.Builder builder = table.newWrite().appendBucket(subtask % buckets);
+    private TableWrite newWrite(Table table, int subtask, int writers) {
+        TableWrite.Builder builder =
+                table.newWrite().appendBuckets(appendBuckets(subtask, writers, buckets));
         if (writeBufferSize > 0) {
             builder.writeBufferSize(writeBufferSize);
         }
@@ -218,6 +221,20 @@ public final class WeirSink
             builder.spillDirectory(spillDirectory);
         }
         return builder.create();
+    }
+
+    /**
+     * Append-only tables: the buckets of writer {@code i} of {@code p}, {@code i, i + p, ...} below
+     * the bucket count (or {@code i % buckets} when there are more writers than buckets), so that
+     * writers never share a bucket while there are enough; per partition the writer fills the one
+     * with the most undersized data ({@link io.weir.write.AppendBuckets}).
+     */
+    static int[] appendBuckets(int subtask, int writers, int buckets) {
+        if (writers >= buckets) {
+            return new int[] {subtask % buckets};
+        }
+        return java.util.stream.IntStream.iterate(subtask, b -> b < buckets, b -> b + writers)
+                .toArray();
     }
 
     @Override

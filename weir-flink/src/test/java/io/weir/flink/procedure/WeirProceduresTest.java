@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +45,8 @@ class WeirProceduresTest {
         assertThat(fileKinds()).containsOnly("LOG");
         assertThat(query("SHOW PROCEDURES FROM c.db"))
                 .extracting(r -> r.getField(0))
-                .contains("compact", "expire_snapshots", "remove_orphan_files");
+                .contains(
+                        "compact", "expire_snapshots", "expire_partitions", "remove_orphan_files");
 
         long groupsOfA = groups("dt=a");
         long groupsOfB = groups("dt=b");
@@ -122,6 +124,32 @@ class WeirProceduresTest {
         assertThat(orphan).doesNotExist();
         assertThat(young).exists();
         assertThat(tableRows()).isEqualTo(model);
+    }
+
+    @Test
+    void expirePartitionsDropsOldTimePartitionsInOneCommit() {
+        sql(
+                "CREATE TABLE c.db.events (id BIGINT, ts TIMESTAMP_LTZ(3), dt DATE, PRIMARY KEY"
+                        + " (id, ts) NOT ENFORCED) PARTITIONED BY (dt) WITH"
+                        + " ('partition.time.column' = 'ts')");
+        long now = System.currentTimeMillis();
+        sql(
+                String.format(
+                        "INSERT INTO c.db.events (id, ts) VALUES (1, TO_TIMESTAMP_LTZ(%d, 3)),"
+                                + " (2, TO_TIMESTAMP_LTZ(%d, 3)), (3, TO_TIMESTAMP_LTZ(%d, 3))",
+                        Instant.parse("2024-05-01T10:00:00Z").toEpochMilli(),
+                        Instant.parse("2024-05-02T10:00:00Z").toEpochMilli(),
+                        now));
+        String call = "CALL c.sys.expire_partitions(`table` => 'db.events', older_than => '2 d'";
+        List<Row> preview = query(call + ", dry_run => true)");
+        assertThat(preview)
+                .containsExactly(Row.of("dt=2024-05-01", null), Row.of("dt=2024-05-02", null));
+        assertThat(query("SELECT id FROM c.db.events")).hasSize(3);
+
+        assertThat(query(call + ")"))
+                .containsExactly(Row.of("dt=2024-05-01", 2L), Row.of("dt=2024-05-02", 2L));
+        assertThat(query("SELECT id FROM c.db.events")).containsExactly(Row.of(3L));
+        assertThat(query(call + ")")).isEmpty();
     }
 
     @Test
