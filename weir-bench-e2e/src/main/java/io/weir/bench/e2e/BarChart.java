@@ -63,7 +63,7 @@ record BarChart(
             g.setColor(new Color(225, 225, 225));
             g.drawLine(left, py, right, py);
             g.setColor(Color.DARK_GRAY);
-            String label = format(v);
+            String label = max >= 10 ? String.format(Locale.ROOT, "%,.0f", v) : format(v);
             g.drawString(label, left - 6 - g.getFontMetrics().stringWidth(label), py + 4);
         }
         g.setColor(Color.BLACK);
@@ -117,10 +117,10 @@ record BarChart(
         return String.format(Locale.ROOT, valueFormat, v);
     }
 
-    /** 1, 2, 2.5 or 5 times a power of ten, at least {@code v}. */
+    /** A round number (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten) ≥ {@code v}. */
     static double niceCeiling(double v) {
         double power = Math.pow(10, Math.floor(Math.log10(v)));
-        for (double step : new double[] {1, 2, 2.5, 5, 10}) {
+        for (double step : new double[] {1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10}) {
             if (step * power >= v) {
                 return step * power;
             }

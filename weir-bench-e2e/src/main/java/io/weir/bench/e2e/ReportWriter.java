@@ -83,9 +83,9 @@ final class ReportWriter {
     }
 
     private static void ingestion(StringBuilder md, List<SinkMedians> medians, int repeat) {
-        md.append("\n## Ingestion (median of ")
-                .append(repeat)
-                .append(" interleaved runs)\n\n")
+        md.append("\n## Ingestion (")
+                .append(repeat == 1 ? "one run each" : "median of " + repeat + " interleaved runs")
+                .append(")\n\n")
                 .append(
                         "\"% of blackhole\": rows/s over the blackhole's on the same Flink at the same")
                 .append(
@@ -114,7 +114,7 @@ final class ReportWriter {
                                     ? (relative ? number(100 * m.shareOf(ceiling), "%.0f %%") : "–")
                                     : "(ceiling)",
                             number(m.cpuSeconds(), "%.1f"),
-                            relative ? number(m.sinkCpuMicrosPerRow(ceiling), "%.2f") : "–",
+                            relative ? number(m.sinkCpuMicrosPerRow(ceiling), "%,.2f") : "–",
                             number(m.gcSeconds(), "%.1f"),
                             number(m.peakRssMb(), "%,.0f"),
                             m.sink().writesTable() ? number(m.tableBytes() / 1e6, "%,.1f") : "–",
@@ -157,7 +157,7 @@ final class ReportWriter {
             md.append(
                     String.format(
                             Locale.ROOT,
-                            "| %s | %s | %.2f | %.2f | %s | %.0f %% | %.0f %% |\n",
+                            "| %s | %s | %,.2f | %,.2f | %s | %.0f %% | %.0f %% |\n",
                             w.id(),
                             shortName(best.sink()),
                             bestCpu,
