@@ -1,0 +1,210 @@
+package io.weir.bench.e2e;
+
+import io.weir.bench.e2e.gen.Workload;
+import io.weir.bench.e2e.job.Phase;
+import io.weir.bench.e2e.job.SinkKind;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code weir bench}: the end-to-end ingestion benchmark of BENCHMARK.md (docs/benchmark.md). One
+ * run prints one JSON line; {@code --all} runs every sink on every schema and writes BENCHMARKS.md.
+ */
+@Command(
+        name = "weir bench",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Ingests generated rows into a sink with Flink, in a child JVM of its own, and prints"
+                    + " one JSON line of figures (docs/benchmark.md).",
+            "  weir bench --sink weir|paimon|hudi|blackhole|blackhole117 --schema 1|2|3|4"
+                    + " [--rows N]",
+            "  weir bench --all [--rows-scale F] [--repeat R]   (writes BENCHMARKS.md)"
+        })
+public final class BenchCommand implements Callable<Integer> {
+    @Option(names = "--sink", description = "weir, paimon, hudi, blackhole or blackhole117")
+    String sink;
+
+    @Option(names = "--schema", description = "1, 2, 3 or 4 (schema1 ... schema4)")
+    String schema;
+
+    @Option(
+            names = "--rows",
+            description = "rows to ingest (default: BENCHMARK.md's for the schema and sink)")
+    Long rows;
+
+    @Option(names = "--all", description = "every sink on every schema, then BENCHMARKS.md")
+    boolean all;
+
+    @Option(
+            names = "--rows-scale",
+            defaultValue = "1",
+            description = "--all: BENCHMARK.md's row counts times this (default ${DEFAULT-VALUE})")
+    double rowsScale;
+
+    @Option(
+            names = "--repeat",
+            defaultValue = "2",
+            description =
+                    "--all: runs of each sink and schema, interleaved (default ${DEFAULT-VALUE})")
+    int repeat;
+
+    @Option(
+            names = "--sinks",
+            split = ",",
+            description = "--all: only these sinks (their blackholes are always included)")
+    List<String> sinks;
+
+    @Option(names = "--schemas", split = ",", description = "--all: only these schemas")
+    List<String> schemas;
+
+    @Option(
+            names = "--no-lifecycle",
+            description = "--all: skip the lifecycle runs (ingest, compact, count, scan)")
+    boolean noLifecycle;
+
+    @Option(
+            names = "--lifecycle",
+            description = "one run: also compact, COUNT(*) and scan after the ingestion")
+    boolean lifecycle;
+
+    @Option(names = "--no-verify", description = "do not read the table back to check it")
+    boolean noVerify;
+
+    @Option(names = "--parallelism", defaultValue = "2", description = "default ${DEFAULT-VALUE}")
+    int parallelism;
+
+    @Option(names = "--buckets", defaultValue = "4", description = "default ${DEFAULT-VALUE}")
+    int buckets;
+
+    @Option(
+            names = "--checkpoint-interval-ms",
+            defaultValue = "10000",
+            description = "default ${DEFAULT-VALUE}")
+    long checkpointIntervalMs;
+
+    @Option(names = "--heap", defaultValue = "6g", description = "-Xmx of the child JVMs")
+    String heap;
+
+    @Option(
+            names = "--work-dir",
+            description =
+                    "tables and logs (default: <tmp>/weir-bench); tables are deleted after"
+                            + " each run")
+    Path workDir;
+
+    @Option(names = "--keep", description = "keep each run's tables")
+    boolean keep;
+
+    @Option(
+            names = "--report",
+            description = "--all: the report to write (default: BENCHMARKS.md in the repository)")
+    Path report;
+
+    @Option(
+            names = "--timeout-minutes",
+            defaultValue = "120",
+            description = "kill a run after this long (default ${DEFAULT-VALUE})")
+    long timeoutMinutes;
+
+    @Option(names = "--verbose", description = "show the child JVMs' logs")
+    boolean verbose;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new BenchCommand()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Path home = Path.of(System.getProperty("weir.home", ".")).toAbsolutePath().normalize();
+        Path dir =
+                workDir != null
+                        ? workDir
+                        : Path.of(System.getProperty("java.io.tmpdir"), "weir-bench");
+        Workspace workspace = new Workspace(dir.toAbsolutePath(), keep);
+        ChildJvm jvm =
+                new ChildJvm(
+                        BenchLibs.inSourceTree(home),
+                        heap,
+                        workspace.log4jConfig(),
+                        Duration.ofMinutes(timeoutMinutes),
+                        verbose);
+        RunSetup setup = new RunSetup(parallelism, buckets, checkpointIntervalMs, heap);
+        Runs runs = new Runs(workspace, jvm, setup, System.err);
+        if (all) {
+            if (sink != null || schema != null || rows != null) {
+                throw new CommandLine.ParameterException(
+                        new CommandLine(this),
+                        "--all runs every sink and schema: no --sink," + " --schema or --rows");
+            }
+            Suite suite =
+                    new Suite(
+                            sinks == null
+                                    ? List.of(SinkKind.values())
+                                    : sinks.stream().map(SinkKind::parse).toList(),
+                            schemas == null
+                                    ? Arrays.asList(Workload.values())
+                                    : schemas.stream().map(Workload::parse).toList(),
+                            rowsScale,
+                            repeat,
+                            !noLifecycle,
+                            !noVerify);
+            Path target = report != null ? report : home.resolve("BENCHMARKS.md");
+            return suite.run(runs, System.out, new ReportWriter(target, describeSuite(), setup));
+        }
+        if (sink == null || schema == null) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this), "Give --sink and --schema, or --all");
+        }
+        SinkKind kind = SinkKind.parse(sink);
+        Workload workload = Workload.parse(schema);
+        long n = rows != null ? rows : Runs.defaultRows(kind, workload, 1);
+        List<Phase> phases = Runs.phases(kind, lifecycle, !noVerify);
+        RunResult result = runs.run(kind, workload, n, phases);
+        System.out.println(result.summary());
+        if (!result.ok() || Boolean.FALSE.equals(result.verified())) {
+            System.err.println("weir bench: the run failed or its table is wrong; its log ends:");
+            ChildJvm.printTail(workspace.logOf(result.settings().dir()), 40, System.err);
+            return 1;
+        }
+        return 0;
+    }
+
+    /** The command line of the suite, for the report. */
+    String describeSuite() {
+        StringBuilder s = new StringBuilder("./weir bench --all");
+        if (rowsScale != 1) {
+            s.append(" --rows-scale ").append(rowsScale);
+        }
+        s.append(" --repeat ").append(repeat);
+        if (sinks != null) {
+            s.append(" --sinks ").append(String.join(",", sinks));
+        }
+        if (schemas != null) {
+            s.append(" --schemas ").append(String.join(",", schemas));
+        }
+        if (noLifecycle) {
+            s.append(" --no-lifecycle");
+        }
+        if (parallelism != 2) {
+            s.append(" --parallelism ").append(parallelism);
+        }
+        if (buckets != 4) {
+            s.append(" --buckets ").append(buckets);
+        }
+        if (checkpointIntervalMs != 10_000) {
+            s.append(" --checkpoint-interval-ms ").append(checkpointIntervalMs);
+        }
+        if (!heap.equals("6g")) {
+            s.append(" --heap ").append(heap);
+        }
+        return s.toString();
+    }
+}

@@ -1,0 +1,93 @@
+package io.weir.bench.e2e;
+
+import io.weir.bench.e2e.job.JobSettings;
+import io.weir.bench.e2e.job.Phase;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.util.Map;
+
+/**
+ * The outcome of one run (one child JVM): the figures of each phase it completed, and why it failed
+ * if it did.
+ *
+ * @param phases the figures per phase, in the order they ran
+ * @param verification the verify phase's line, or null if it did not run
+ * @param failure null, or why the run failed (the log has the details)
+ */
+record RunResult(
+        JobSettings settings,
+        Map<Phase, PhaseFigures> phases,
+        JsonNode verification,
+        String failure) {
+
+    RunResult {
+        phases = Map.copyOf(phases);
+    }
+
+    boolean ok() {
+        return failure == null && phases.containsKey(Phase.INGEST);
+    }
+
+    PhaseFigures ingest() {
+        return phases.get(Phase.INGEST);
+    }
+
+    double rowsPerSecond() {
+        return ok() ? settings.rows() / ingest().seconds() : Double.NaN;
+    }
+
+    /** True or false once checked; null for sinks without a table, or when not checked. */
+    Boolean verified() {
+        if (failure != null) {
+            return false;
+        }
+        return verification == null ? null : verification.path("verified").asBoolean(false);
+    }
+
+    /**
+     * The line {@code ./weir bench} prints: sink, schema, rows, seconds, rows_per_s, cpu_s, gc_s,
+     * peak_rss_mb, table_bytes, verified; then the other phases' seconds and CPU seconds, if they
+     * ran.
+     */
+    ObjectNode summary() {
+        ObjectNode json = JsonNodeFactory.instance.objectNode();
+        json.put("sink", settings.sink().id());
+        json.put("schema", settings.workload().id());
+        json.put("rows", settings.rows());
+        PhaseFigures ingest = ingest();
+        if (ingest != null) {
+            json.put("seconds", round(ingest.seconds()));
+            json.put("rows_per_s", Math.round(settings.rows() / ingest.seconds()));
+            json.put("cpu_s", round(ingest.cpuSeconds()));
+            json.put("gc_s", round(ingest.gcSeconds()));
+            json.put("peak_rss_mb", Math.round(ingest.peakRssMb()));
+            json.put("table_bytes", ingest.tableBytes());
+        }
+        Boolean verified = verified();
+        if (verified == null) {
+            json.putNull("verified");
+        } else {
+            json.put("verified", verified);
+        }
+        json.put("parallelism", settings.parallelism());
+        json.put("flink", settings.sink().flinkVersion());
+        for (Phase phase : new Phase[] {Phase.COMPACT, Phase.COUNT, Phase.SCAN}) {
+            PhaseFigures figures = phases.get(phase);
+            if (figures != null) {
+                json.put(phase.id() + "_s", round(figures.seconds()));
+                json.put(phase.id() + "_cpu_s", round(figures.cpuSeconds()));
+            }
+        }
+        if (failure != null) {
+            json.put("failure", failure);
+        }
+        return json;
+    }
+
+    private static double round(double value) {
+        return Math.round(value * 1000) / 1000.0;
+    }
+}

@@ -1,0 +1,96 @@
+package io.weir.bench.e2e;
+
+import io.weir.bench.e2e.gen.Workload;
+import io.weir.bench.e2e.job.JobSettings;
+import io.weir.bench.e2e.job.Phase;
+import io.weir.bench.e2e.job.SinkKind;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/** Runs of one session: each in a child JVM, with the session's Flink settings. */
+final class Runs {
+    private final Workspace workspace;
+    private final ChildJvm jvm;
+    private final RunSetup setup;
+    private final PrintStream progress;
+
+    Runs(Workspace workspace, ChildJvm jvm, RunSetup setup, PrintStream progress) {
+        this.workspace = workspace;
+        this.jvm = jvm;
+        this.setup = setup;
+        this.progress = progress;
+    }
+
+    RunSetup setup() {
+        return setup;
+    }
+
+    Workspace workspace() {
+        return workspace;
+    }
+
+    /**
+     * The default rows of a run: BENCHMARK.md's (schema1 20 M, schema2 4 M, schema3 2 M, schema4 1
+     * M; Hudi and its ceiling 5 M on schema1) times {@code scale}, at least 1,000.
+     */
+    static long defaultRows(SinkKind sink, Workload workload, double scale) {
+        long base =
+                workload == Workload.SCHEMA1 && sink.ceiling() == SinkKind.BLACKHOLE117
+                        ? 5_000_000L
+                        : workload.defaultRows();
+        return Math.max(1_000, Math.round(base * scale));
+    }
+
+    /** The phases of a run: ingest, the lifecycle's phases if asked, and the check. */
+    static List<Phase> phases(SinkKind sink, boolean lifecycle, boolean verify) {
+        if (!sink.writesTable()) {
+            return List.of(Phase.INGEST);
+        }
+        if (lifecycle) {
+            return verify
+                    ? List.of(Phase.INGEST, Phase.COMPACT, Phase.COUNT, Phase.SCAN, Phase.VERIFY)
+                    : List.of(Phase.INGEST, Phase.COMPACT, Phase.COUNT, Phase.SCAN);
+        }
+        return verify ? List.of(Phase.INGEST, Phase.VERIFY) : List.of(Phase.INGEST);
+    }
+
+    /** Runs one sink on one workload in a child JVM; a failed run is a result too. */
+    RunResult run(SinkKind sink, Workload workload, long rows, List<Phase> phases)
+            throws IOException, InterruptedException {
+        Path dir = workspace.newRunDir(sink.id(), workload.id(), rows);
+        JobSettings settings =
+                new JobSettings(
+                        sink,
+                        workload,
+                        rows,
+                        setup.parallelism(),
+                        setup.buckets(),
+                        setup.checkpointIntervalMs(),
+                        dir,
+                        phases);
+        progress.printf(
+                Locale.ROOT,
+                "weir bench: %s, %s, %,d rows, phases %s ...%n",
+                sink.id(),
+                workload.id(),
+                rows,
+                String.join(",", phases.stream().map(Phase::id).toList()));
+        RunResult result = jvm.run(settings, workspace.logOf(dir));
+        workspace.finished(settings);
+        if (result.ok()) {
+            progress.printf(
+                    Locale.ROOT,
+                    "weir bench:   %.1f s, %,.0f rows/s, verified %s%n",
+                    result.ingest().seconds(),
+                    result.rowsPerSecond(),
+                    result.verified());
+        } else {
+            progress.printf("weir bench:   FAILED: %s%n", result.failure());
+        }
+        return result;
+    }
+}

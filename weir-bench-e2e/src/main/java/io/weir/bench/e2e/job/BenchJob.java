@@ -1,0 +1,111 @@
+package io.weir.bench.e2e.job;
+
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
+
+/**
+ * The main class of a benchmark child JVM: runs the phases of one run and prints one line per
+ * phase, {@value #PREFIX}{@code {json}}, on stdout. Everything else it prints is log.
+ */
+public final class BenchJob {
+    /** Marks the lines with figures. */
+    public static final String PREFIX = "weir-bench-phase ";
+
+    private final JobSettings settings;
+    private final SinkTable table;
+
+    private BenchJob(JobSettings settings) {
+        this.settings = settings;
+        this.table =
+                new SinkTable(
+                        settings.sink(),
+                        settings.workload(),
+                        settings.dir(),
+                        settings.parallelism(),
+                        settings.buckets());
+    }
+
+    public static void main(String[] args) {
+        int exitCode = 0;
+        try {
+            BenchJob job = new BenchJob(JobSettings.parse(args));
+            for (Phase phase : job.settings.phases()) {
+                System.out.println(PREFIX + job.run(phase));
+                System.out.flush();
+            }
+        } catch (Throwable t) {
+            t.printStackTrace();
+            exitCode = 1;
+        }
+        // Flink and the connectors may leave non-daemon threads behind.
+        System.exit(exitCode);
+    }
+
+    private JsonLine run(Phase phase) throws Exception {
+        if (phase == Phase.INGEST) {
+            return ingest();
+        }
+        if (!table.kind().writesTable()) {
+            throw new IllegalArgumentException(
+                    "Phase " + phase.id() + " needs a table; " + table.kind().id() + " has none");
+        }
+        TableEnvironment batch = Environments.batch(settings);
+        declare(batch);
+        if (phase == Phase.VERIFY) {
+            return TableCheck.verify(batch, table, settings);
+        }
+        ProcessMeter meter = ProcessMeter.start();
+        long rows = -1;
+        switch (phase) {
+            case COMPACT -> TableCompaction.compact(table, batch);
+            case COUNT -> rows = count(batch);
+            case SCAN ->
+                    batch.executeSql("INSERT INTO scan_sink SELECT * FROM " + table.qualifiedName())
+                            .await();
+            default -> throw new IllegalStateException("Unexpected phase " + phase);
+        }
+        JsonLine figures = meter.stop(phase);
+        if (rows >= 0) {
+            figures.put("rows", rows);
+        }
+        return figures.put("table_bytes", ProcessMeter.bytesUnder(table.tableDir()));
+    }
+
+    private JsonLine ingest() throws Exception {
+        TableEnvironment env = Environments.streaming(settings);
+        declare(env);
+        String insert = "INSERT INTO " + table.qualifiedName() + " SELECT * FROM gen_source";
+        ProcessMeter meter = ProcessMeter.start();
+        env.executeSql(insert).await();
+        return meter.stop(Phase.INGEST)
+                .put("table_bytes", ProcessMeter.bytesUnder(table.tableDir()));
+    }
+
+    /** The source, the sink's table and the scan's blackhole in a new environment. */
+    private void declare(TableEnvironment env) {
+        String columns = settings.workload().columnsDdl();
+        env.executeSql(
+                "CREATE TEMPORARY TABLE default_catalog.default_database.gen_source ("
+                        + columns
+                        + ") WITH ('connector' = 'weir-bench-gen', 'workload' = '"
+                        + settings.workload().id()
+                        + "', 'rows' = '"
+                        + settings.rows()
+                        + "')");
+        env.executeSql(
+                "CREATE TEMPORARY TABLE default_catalog.default_database.scan_sink ("
+                        + columns
+                        + ") WITH ('connector' = 'blackhole')");
+        for (String statement : table.declare()) {
+            env.executeSql(statement);
+        }
+    }
+
+    private long count(TableEnvironment batch) throws Exception {
+        try (CloseableIterator<Row> it =
+                batch.executeSql("SELECT COUNT(*) FROM " + table.qualifiedName()).collect()) {
+            return ((Number) it.next().getField(0)).longValue();
+        }
+    }
+}

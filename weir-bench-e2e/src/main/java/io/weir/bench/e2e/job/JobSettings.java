@@ -1,0 +1,75 @@
+package io.weir.bench.e2e.job;
+
+import io.weir.bench.e2e.gen.Workload;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What one child JVM runs: a sink, a workload, a row count and the phases, from its command line
+ * ({@link #toArgs()} and {@link #parse} are inverses).
+ */
+public record JobSettings(
+        SinkKind sink,
+        Workload workload,
+        long rows,
+        int parallelism,
+        int buckets,
+        long checkpointIntervalMs,
+        Path dir,
+        List<Phase> phases) {
+
+    public JobSettings {
+        if (rows < 1 || parallelism < 1 || buckets < 1 || checkpointIntervalMs < 1) {
+            throw new IllegalArgumentException(
+                    "rows, parallelism, buckets and checkpoint interval must be positive");
+        }
+        phases = List.copyOf(phases);
+    }
+
+    public List<String> toArgs() {
+        List<String> args = new ArrayList<>();
+        args.addAll(List.of("--sink", sink.id(), "--workload", workload.id()));
+        args.addAll(List.of("--rows", String.valueOf(rows)));
+        args.addAll(List.of("--parallelism", String.valueOf(parallelism)));
+        args.addAll(List.of("--buckets", String.valueOf(buckets)));
+        args.addAll(List.of("--checkpoint-interval-ms", String.valueOf(checkpointIntervalMs)));
+        args.addAll(List.of("--dir", dir.toString()));
+        args.addAll(List.of("--phases", String.join(",", phases.stream().map(Phase::id).toList())));
+        return args;
+    }
+
+    public static JobSettings parse(String[] args) {
+        SinkKind sink = null;
+        Workload workload = null;
+        long rows = 0;
+        int parallelism = 0;
+        int buckets = 0;
+        long interval = 0;
+        Path dir = null;
+        List<Phase> phases = List.of();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            String value = args[i + 1];
+            switch (args[i]) {
+                case "--sink" -> sink = SinkKind.parse(value);
+                case "--workload" -> workload = Workload.parse(value);
+                case "--rows" -> rows = Long.parseLong(value);
+                case "--parallelism" -> parallelism = Integer.parseInt(value);
+                case "--buckets" -> buckets = Integer.parseInt(value);
+                case "--checkpoint-interval-ms" -> interval = Long.parseLong(value);
+                case "--dir" -> dir = Path.of(value);
+                case "--phases" ->
+                        phases = Arrays.stream(value.split(",")).map(Phase::parse).toList();
+                default -> throw new IllegalArgumentException("Unknown argument " + args[i]);
+            }
+        }
+        if (sink == null || workload == null || dir == null || args.length % 2 != 0) {
+            throw new IllegalArgumentException(
+                    "Usage: --sink S --workload W --rows N --parallelism P --buckets B"
+                            + " --checkpoint-interval-ms MS --dir DIR --phases ingest,...");
+        }
+        return new JobSettings(sink, workload, rows, parallelism, buckets, interval, dir, phases);
+    }
+}

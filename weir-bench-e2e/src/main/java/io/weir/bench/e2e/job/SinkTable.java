@@ -1,0 +1,136 @@
+package io.weir.bench.e2e.job;
+
+import io.weir.bench.e2e.gen.Workload;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The table a sink writes, with its settings of BENCHMARK.md, as Flink SQL statements. Weir and
+ * Paimon tables live in their catalogs (so their reads find them), Hudi and blackhole tables are
+ * connector tables of the default catalog.
+ */
+public final class SinkTable {
+    /** The name of the benchmark's table in every sink. */
+    static final String NAME = "bench";
+
+    private final SinkKind kind;
+    private final Workload workload;
+    private final Path dir;
+    private final int parallelism;
+    private final int buckets;
+
+    /**
+     * @param dir the run's directory: warehouses and tables go below it
+     * @param parallelism the job's parallelism (Hudi's {@code write.tasks})
+     * @param buckets buckets of the table
+     */
+    public SinkTable(SinkKind kind, Workload workload, Path dir, int parallelism, int buckets) {
+        this.kind = kind;
+        this.workload = workload;
+        this.dir = dir;
+        this.parallelism = parallelism;
+        this.buckets = buckets;
+    }
+
+    /** The table options of the sink: BENCHMARK.md's table, for the report too. */
+    public Map<String, String> options() {
+        Map<String, String> options = new LinkedHashMap<>();
+        switch (kind) {
+            case WEIR -> {
+                options.put("bucket", String.valueOf(buckets));
+                options.put("write-only", "true");
+            }
+            case PAIMON -> {
+                options.put("bucket", String.valueOf(buckets));
+                options.put("write-only", "true");
+                options.put("file.format", "parquet");
+                options.put("file.compression", "snappy");
+            }
+            case HUDI -> {
+                options.put("connector", "hudi");
+                options.put("path", tableDir().toUri().toString());
+                options.put("table.type", "MERGE_ON_READ");
+                options.put("write.operation", "upsert");
+                options.put("index.type", "BUCKET");
+                options.put("hoodie.bucket.index.num.buckets", String.valueOf(buckets));
+                options.put("compaction.schedule.enabled", "false");
+                options.put("compaction.async.enabled", "false");
+                options.put("write.tasks", String.valueOf(parallelism));
+            }
+            case BLACKHOLE, BLACKHOLE117 -> options.put("connector", "blackhole");
+        }
+        return options;
+    }
+
+    /** The statements that make the table usable in a new TableEnvironment (idempotent). */
+    List<String> declare() {
+        String columns =
+                workload.columnsDdl() + ", PRIMARY KEY (" + workload.keyColumn() + ") NOT ENFORCED";
+        String create =
+                "CREATE TABLE IF NOT EXISTS "
+                        + qualifiedName()
+                        + " ("
+                        + columns
+                        + ") WITH "
+                        + with();
+        return switch (kind) {
+            case WEIR ->
+                    List.of(
+                            "CREATE CATALOG weir WITH ('type' = 'weir', 'warehouse' = '"
+                                    + warehouse()
+                                    + "')",
+                            create);
+            case PAIMON ->
+                    List.of(
+                            "CREATE CATALOG paimon WITH ('type' = 'paimon', 'warehouse' = '"
+                                    + warehouse().toUri()
+                                    + "')",
+                            create);
+            case HUDI, BLACKHOLE, BLACKHOLE117 -> List.of(create);
+        };
+    }
+
+    /** The table's name in SQL. */
+    String qualifiedName() {
+        return switch (kind) {
+            case WEIR -> "weir.`default`." + NAME;
+            case PAIMON -> "paimon.`default`." + NAME;
+            case HUDI, BLACKHOLE, BLACKHOLE117 -> "default_catalog.default_database." + NAME;
+        };
+    }
+
+    /** The table's directory, or null for a blackhole. */
+    public Path tableDir() {
+        return switch (kind) {
+            case WEIR, PAIMON -> warehouse().resolve("default.db").resolve(NAME);
+            case HUDI -> dir.resolve(NAME);
+            case BLACKHOLE, BLACKHOLE117 -> null;
+        };
+    }
+
+    SinkKind kind() {
+        return kind;
+    }
+
+    Workload workload() {
+        return workload;
+    }
+
+    int parallelism() {
+        return parallelism;
+    }
+
+    private Path warehouse() {
+        return dir.resolve("warehouse");
+    }
+
+    private String with() {
+        return options().entrySet().stream()
+                .map(e -> "'" + e.getKey() + "' = '" + e.getValue() + "'")
+                .collect(Collectors.joining(", ", "(", ")"));
+    }
+}

@@ -1,0 +1,98 @@
+package io.weir.bench.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code weir bench} of every sink, with real Flink, Paimon and Hudi jars in child JVMs, on 2,000
+ * rows: the JSON line has every figure, and the table read back holds exactly the latest rows. The
+ * runs with {@code --lifecycle} also compact the table, count and scan it, and check it after that.
+ */
+class BenchSmokeIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir Path work;
+
+    @ParameterizedTest(name = "{0} {1} lifecycle={2}")
+    @CsvSource({
+        "blackhole, 1, false",
+        "weir, 1, true",
+        "paimon, 1, true",
+        "blackhole117, 1, false",
+        "hudi, 1, true",
+        "weir, 3, false",
+        "paimon, 3, false",
+        "hudi, 3, false",
+    })
+    void runPrintsItsFiguresAndChecksTheTable(String sink, String schema, boolean lifecycle)
+            throws Exception {
+        List<String> args =
+                new ArrayList<>(
+                        List.of(
+                                "--sink",
+                                sink,
+                                "--schema",
+                                schema,
+                                "--rows",
+                                "2000",
+                                "--heap",
+                                "1g",
+                                "--checkpoint-interval-ms",
+                                "1000",
+                                "--work-dir",
+                                work.toString()));
+        if (lifecycle) {
+            args.add("--lifecycle");
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream stdout = System.out;
+        int exitCode;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            exitCode = new CommandLine(new BenchCommand()).execute(args.toArray(new String[0]));
+        } finally {
+            System.setOut(stdout);
+        }
+        String printed = out.toString(StandardCharsets.UTF_8).trim();
+        System.out.println(printed);
+        assertThat(exitCode).as(printed).isZero();
+        assertThat(printed.lines()).hasSize(1);
+
+        JsonNode line = JSON.readTree(printed);
+        assertThat(line.path("sink").asText()).isEqualTo(sink);
+        assertThat(line.path("schema").asText()).isEqualTo("schema" + schema);
+        assertThat(line.path("rows").asLong()).isEqualTo(2000);
+        assertThat(line.path("seconds").asDouble()).isPositive();
+        assertThat(line.path("rows_per_s").asDouble()).isPositive();
+        assertThat(line.path("cpu_s").asDouble()).isPositive();
+        assertThat(line.path("gc_s").asDouble()).isNotNegative();
+        assertThat(line.path("peak_rss_mb").asDouble()).isPositive();
+        boolean table = !sink.startsWith("blackhole");
+        if (table) {
+            assertThat(line.path("table_bytes").asLong()).isPositive();
+            assertThat(line.path("verified").asBoolean()).isTrue();
+        } else {
+            assertThat(line.path("table_bytes").asLong()).isZero();
+            assertThat(line.path("verified").isNull()).isTrue();
+        }
+        if (lifecycle) {
+            for (String phase : List.of("compact", "count", "scan")) {
+                assertThat(line.path(phase + "_s").asDouble()).as(phase).isPositive();
+                assertThat(line.path(phase + "_cpu_s").asDouble()).as(phase).isPositive();
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package io.weir.bench.e2e.job;
+
+import io.weir.bench.e2e.gen.Workload;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class JobSettingsTest {
+    @Test
+    void commandLineRoundTrips() {
+        JobSettings settings =
+                new JobSettings(
+                        SinkKind.HUDI,
+                        Workload.SCHEMA3,
+                        2_000_000,
+                        2,
+                        4,
+                        10_000,
+                        Path.of("/tmp/run"),
+                        List.of(Phase.INGEST, Phase.COMPACT, Phase.VERIFY));
+        assertThat(JobSettings.parse(settings.toArgs().toArray(new String[0]))).isEqualTo(settings);
+    }
+
+    @Test
+    void rejectsIncompleteCommandLines() {
+        assertThatThrownBy(() -> JobSettings.parse(new String[] {"--sink", "weir"}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Usage");
+        assertThatThrownBy(() -> SinkKind.parse("iceberg"))
+                .hasMessageContaining("expected weir, paimon, hudi");
+    }
+
+    @Test
+    void sinksRunOnTheirFlinkWithTheirJars() {
+        assertThat(SinkKind.PAIMON.libs()).containsExactly("paimon", "hadoop", "flink-1.20");
+        assertThat(SinkKind.HUDI.libs()).containsExactly("hudi", "hadoop", "flink-1.17");
+        assertThat(SinkKind.WEIR.libs()).containsExactly("weir", "flink-1.20");
+        assertThat(SinkKind.BLACKHOLE117.libs()).containsExactly("flink-1.17");
+        assertThat(SinkKind.HUDI.ceiling()).isEqualTo(SinkKind.BLACKHOLE117);
+        assertThat(SinkKind.WEIR.ceiling()).isEqualTo(SinkKind.BLACKHOLE);
+    }
+}
