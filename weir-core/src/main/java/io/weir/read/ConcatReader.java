@@ -1,6 +1,7 @@
 package io.weir.read;
 
 import io.weir.data.BinaryRow;
+import io.weir.util.Closeables;
 
 import java.util.List;
 
@@ -31,20 +32,6 @@ final class ConcatReader implements RowReader {
 
     @Override
     public void close() {
-        RuntimeException failure = null;
-        for (RowReader r : readers) {
-            try {
-                r.close();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        Closeables.closeAll(readers);
     }
 }

@@ -3,6 +3,8 @@ package io.weir.read;
 import io.weir.data.BinaryRow;
 import io.weir.data.KeyFields;
 import io.weir.data.RowKind;
+import io.weir.util.Closeables;
+import io.weir.util.IndexHeap;
 
 import java.util.List;
 
@@ -19,11 +21,10 @@ public final class SortedMergeReader implements RowReader {
     private final KeyFields sequenceField;
     private final boolean keepDeletes;
 
-    /** A binary min-heap of source indexes ordered by (current key, source index). */
-    private final int[] heap;
+    /** The sources ordered by (current key, source index). */
+    private final IndexHeap heap;
 
     private final RowBuffer winner;
-    private int heapSize;
 
     /**
      * @param sources readers sorted by key, oldest first; closed with this reader
@@ -41,24 +42,23 @@ public final class SortedMergeReader implements RowReader {
         this.key = key;
         this.sequenceField = sequenceField;
         this.keepDeletes = keepDeletes;
-        this.heap = new int[this.sources.length];
+        this.heap = new IndexHeap(this.sources.length, this::less);
         this.winner = new RowBuffer(arity);
         for (int i = 0; i < this.sources.length; i++) {
             if (this.sources[i].next()) {
-                heap[heapSize++] = i;
-                siftUp(heapSize - 1);
+                heap.add(i);
             }
         }
     }
 
     @Override
     public boolean next() {
-        while (heapSize > 0) {
-            int first = heap[0];
+        while (!heap.isEmpty()) {
+            int first = heap.top();
             BinaryRow best = winner.set(sources[first].row());
             advance();
-            while (heapSize > 0 && key.compare(sources[heap[0]].row(), best) == 0) {
-                BinaryRow candidate = sources[heap[0]].row();
+            while (!heap.isEmpty() && key.compare(sources[heap.top()].row(), best) == 0) {
+                BinaryRow candidate = sources[heap.top()].row();
                 if (sequenceField == null || sequenceField.compare(candidate, best) >= 0) {
                     best = winner.set(candidate);
                 }
@@ -83,14 +83,10 @@ public final class SortedMergeReader implements RowReader {
 
     /** Moves the top source to its next row, or drops it from the heap when it is exhausted. */
     private void advance() {
-        int top = heap[0];
-        if (sources[top].next()) {
-            siftDown(0);
+        if (sources[heap.top()].next()) {
+            heap.topAdvanced();
         } else {
-            heap[0] = heap[--heapSize];
-            if (heapSize > 0) {
-                siftDown(0);
-            }
+            heap.removeTop();
         }
     }
 
@@ -99,54 +95,8 @@ public final class SortedMergeReader implements RowReader {
         return c < 0 || (c == 0 && a < b);
     }
 
-    private void siftUp(int i) {
-        while (i > 0) {
-            int parent = (i - 1) >>> 1;
-            if (!less(heap[i], heap[parent])) {
-                return;
-            }
-            swap(i, parent);
-            i = parent;
-        }
-    }
-
-    private void siftDown(int i) {
-        while (true) {
-            int l = 2 * i + 1;
-            if (l >= heapSize) {
-                return;
-            }
-            int smallest = l + 1 < heapSize && less(heap[l + 1], heap[l]) ? l + 1 : l;
-            if (!less(heap[smallest], heap[i])) {
-                return;
-            }
-            swap(i, smallest);
-            i = smallest;
-        }
-    }
-
-    private void swap(int a, int b) {
-        int t = heap[a];
-        heap[a] = heap[b];
-        heap[b] = t;
-    }
-
     @Override
     public void close() {
-        RuntimeException failure = null;
-        for (RowReader source : sources) {
-            try {
-                source.close();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        Closeables.closeAll(sources);
     }
 }

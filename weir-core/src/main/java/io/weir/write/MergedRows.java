@@ -2,6 +2,8 @@ package io.weir.write;
 
 import io.weir.data.BinaryRow;
 import io.weir.data.KeyFields;
+import io.weir.util.Closeables;
+import io.weir.util.IndexHeap;
 
 import java.util.List;
 
@@ -15,8 +17,7 @@ import java.util.List;
 final class MergedRows implements SortedRows {
     private final SortedRows[] sources;
     private final KeyFields tieBreakKey;
-    private final int[] heap;
-    private int heapSize;
+    private final IndexHeap heap;
     private SortedRows current;
     private boolean started;
 
@@ -27,7 +28,7 @@ final class MergedRows implements SortedRows {
     MergedRows(List<SortedRows> sources, KeyFields key) {
         this.sources = sources.toArray(new SortedRows[0]);
         this.tieBreakKey = key == null || key.prefixDetermines() ? null : key;
-        this.heap = new int[this.sources.length];
+        this.heap = new IndexHeap(this.sources.length, this::less);
     }
 
     @Override
@@ -36,22 +37,18 @@ final class MergedRows implements SortedRows {
             started = true;
             for (int i = 0; i < sources.length; i++) {
                 if (sources[i].next()) {
-                    heap[heapSize++] = i;
-                    siftUp(heapSize - 1);
+                    heap.add(i);
                 }
             }
         } else if (current != null) {
             // Advance the source of the row returned last; it is still at the top.
             if (current.next()) {
-                siftDown(0);
+                heap.topAdvanced();
             } else {
-                heap[0] = heap[--heapSize];
-                if (heapSize > 0) {
-                    siftDown(0);
-                }
+                heap.removeTop();
             }
         }
-        current = heapSize > 0 ? sources[heap[0]] : null;
+        current = heap.isEmpty() ? null : sources[heap.top()];
         return current != null;
     }
 
@@ -89,54 +86,8 @@ final class MergedRows implements SortedRows {
         return c < 0 || (c == 0 && a < b);
     }
 
-    private void siftUp(int i) {
-        while (i > 0) {
-            int parent = (i - 1) >>> 1;
-            if (!less(heap[i], heap[parent])) {
-                return;
-            }
-            swap(i, parent);
-            i = parent;
-        }
-    }
-
-    private void siftDown(int i) {
-        while (true) {
-            int l = 2 * i + 1;
-            if (l >= heapSize) {
-                return;
-            }
-            int smallest = l + 1 < heapSize && less(heap[l + 1], heap[l]) ? l + 1 : l;
-            if (!less(heap[smallest], heap[i])) {
-                return;
-            }
-            swap(i, smallest);
-            i = smallest;
-        }
-    }
-
-    private void swap(int a, int b) {
-        int t = heap[a];
-        heap[a] = heap[b];
-        heap[b] = t;
-    }
-
     @Override
     public void close() {
-        RuntimeException failure = null;
-        for (SortedRows source : sources) {
-            try {
-                source.close();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        Closeables.closeAll(sources);
     }
 }
