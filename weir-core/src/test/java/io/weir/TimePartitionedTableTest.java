@@ -243,6 +243,55 @@ class TimePartitionedTableTest {
     }
 
     @Test
+    void appendOnlyRowsGetTheirHourAndANullTimeTheNullPartition() {
+        RowType type =
+                RowType.of(
+                        "ts", DataTypes.TIMESTAMP_LTZ(3),
+                        "n", DataTypes.INT(),
+                        "dt", DataTypes.DATE(),
+                        "hr", DataTypes.INT());
+        Table table =
+                Tables.create(
+                        dir.resolve("clicks").toString(),
+                        new Schema(type, List.of(), List.of("dt", "hr")),
+                        Map.of(
+                                "partition.time.column", "ts",
+                                "partition.time.granularity", "hour",
+                                "partition.time.zone", "+05:30",
+                                "bucket", "1"));
+        long t = Instant.parse("2024-05-01T18:29:00Z").toEpochMilli(); // 23:59 local
+        try (TableWrite write = table.newWrite().writeBufferSize(1 << 20).create()) {
+            for (int i = 0; i < 300; i++) {
+                Timestamp ts = i % 3 == 0 ? null : Timestamp.ofMillis(t + i * 1000L);
+                write.write(BinaryRowWriter.toRow(type, ts, i, 7, 7));
+            }
+            table.newAppend().addFiles(write.prepareCommit()).commit();
+        }
+        Map<String, Integer> counts = new TreeMap<>();
+        for (DataFile f : table.currentSnapshot().files()) {
+            counts.merge(
+                    f.partition().path(List.of("dt", "hr")), (int) f.recordCount(), Integer::sum);
+        }
+        assertThat(counts)
+                .isEqualTo(
+                        Map.of(
+                                "dt=__DEFAULT_PARTITION__/hr=__DEFAULT_PARTITION__", 100,
+                                "dt=2024-05-01/hr=23", 40,
+                                "dt=2024-05-02/hr=0", 160));
+        for (List<Object> r : Rows.readAll(table.newScan().rows(), type, false)) {
+            if (r.get(0) == null) {
+                assertThat(r.subList(2, 4)).containsExactly(null, null);
+            } else {
+                LocalDateTime local =
+                        LocalDateTime.ofInstant(
+                                ((Timestamp) r.get(0)).toInstant(), ZoneId.of("+05:30"));
+                assertThat(r.subList(2, 4))
+                        .containsExactly((int) local.toLocalDate().toEpochDay(), local.getHour());
+            }
+        }
+    }
+
+    @Test
     void invalidTimePartitionsFailNamingTheProblem() {
         Schema schema =
                 Schema.builder()

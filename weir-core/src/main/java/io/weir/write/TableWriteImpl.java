@@ -28,9 +28,9 @@ import java.util.function.IntFunction;
  *
  * <p>Per row the work is: read the kind byte, check the key for nulls (one mask over the null bits)
  * and hash it for the bucket, resolve the partition (nothing for an unpartitioned table; one
- * comparison when it is the previous row's; for time partitions two comparisons with the cached
- * window, {@link TimePartitioner}), copy the bytes, fill the derived time-partition columns in the
- * copy. Nothing is allocated per row.
+ * comparison when it is the previous row's; for time partitions one comparison with the cached
+ * window, {@link TimePartitioner}), copy the bytes. The derived time-partition columns are written
+ * into the buffer's copies by the flush, partition by partition. Nothing is allocated per row.
  */
 public final class TableWriteImpl implements TableWrite {
     private static final byte UPDATE_BEFORE = RowKind.UPDATE_BEFORE.toByteValue();
@@ -137,9 +137,6 @@ public final class TableWriteImpl implements TableWrite {
                 throw new IllegalStateException("An empty write buffer refused a row");
             }
         }
-        if (timeOnly) {
-            time.fill(buffer.lastAppended()); // derived columns, in the buffer's copy
-        }
         records++;
         bytes += row.sizeInBytes();
     }
@@ -195,7 +192,8 @@ public final class TableWriteImpl implements TableWrite {
             return;
         }
         long start = System.nanoTime();
-        List<DataFile> files = flusher.flush(buffer.sortedCursor(), partitionsById);
+        List<DataFile> files =
+                flusher.flush(buffer.sortedCursor(), partitionsById, timeOnly ? time : null);
         buffer.clear();
         written.addAll(files);
         flushes++;
