@@ -19,10 +19,11 @@ import java.util.Map;
  * lookup and no conversion per row: it caches the current <em>window</em>, a range {@code [start,
  * end)} of epoch millis in which the zone's offset is constant and every instant has the same
  * period, with that period's partition id and derived values. A row whose time falls in it costs
- * one read and one unsigned comparison. Only a time outside it looks further: first among recent and prepared windows (a
- * short array scan), and only then asks {@code java.time} for the zone's offset and transitions to
- * build the new window. Daylight-saving changes split a window at the transition, so a period's
- * local day may be 23 or 25 hours and an hour may occur twice; both halves map to one partition.
+ * one read and one unsigned comparison. Only a time outside it looks further: first among recent
+ * and prepared windows (a short array scan), and only then asks {@code java.time} for the zone's
+ * offset and transitions to build the new window. Daylight-saving changes split a window at the
+ * transition, so a period's local day may be 23 or 25 hours and an hour may occur twice; both
+ * halves map to one partition.
  *
  * <p>The derived columns are written into the writer's copy of a row: by {@link #fill(int, byte[],
  * int)} when the flush encodes the rows of a partition (a table with only time partition keys), or
