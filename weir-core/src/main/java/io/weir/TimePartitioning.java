@@ -147,6 +147,13 @@ public final class TimePartitioning implements Serializable {
                     options.get(PartitionOptions.EXPIRATION_TIME) == null,
                     "Invalid option 'partition.expiration-time': partitions expire by time, so it"
                             + " needs 'partition.time.column'");
+            for (String key : options.toMap().keySet()) {
+                ValidationException.check(
+                        !key.startsWith("partition."),
+                        "Invalid option '%s': it configures time partitions, which need"
+                                + " 'partition.time.column'",
+                        key);
+            }
             return null;
         }
         return new TimePartitioning(schema, options);

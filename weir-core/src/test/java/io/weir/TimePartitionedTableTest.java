@@ -337,6 +337,10 @@ class TimePartitionedTableTest {
                 .hasMessage(
                         "Invalid option 'partition.expiration-time': partitions expire by time, so"
                                 + " it needs 'partition.time.column'");
+        assertThatThrownBy(() -> create(schema, Map.of("partition.time.granularity", "hour")))
+                .hasMessage(
+                        "Invalid option 'partition.time.granularity': it configures time"
+                                + " partitions, which need 'partition.time.column'");
         Schema keyWithoutTime = new Schema(schema.rowType(), List.of("id", "s"), List.of("dt"));
         assertThatThrownBy(() -> create(keyWithoutTime, Map.of("partition.time.column", "ts")))
                 .hasMessage(
