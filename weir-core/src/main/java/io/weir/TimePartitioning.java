@@ -42,6 +42,7 @@ public final class TimePartitioning implements Serializable {
     private final String timeColumn;
     private final int timePosition;
     private final boolean compactTime;
+    private final boolean timeIsKey;
     private final TimeGranularity granularity;
     private final ZoneId zone;
     private final String dayColumn;
@@ -80,6 +81,7 @@ public final class TimePartitioning implements Serializable {
                 timeColumn,
                 timeType);
         this.compactTime = timeType.isFixedLength();
+        this.timeIsKey = schema.primaryKey().contains(timeColumn);
         this.dayPosition = derivedColumn(schema, "partition.time.day-column", dayColumn, "DATE");
         this.hourPosition =
                 hourColumn == null
@@ -145,6 +147,13 @@ public final class TimePartitioning implements Serializable {
                     options.get(PartitionOptions.EXPIRATION_TIME) == null,
                     "Invalid option 'partition.expiration-time': partitions expire by time, so it"
                             + " needs 'partition.time.column'");
+            for (String key : options.toMap().keySet()) {
+                ValidationException.check(
+                        !key.startsWith("partition."),
+                        "Invalid option '%s': it configures time partitions, which need"
+                                + " 'partition.time.column'",
+                        key);
+            }
             return null;
         }
         return new TimePartitioning(schema, options);
@@ -181,6 +190,11 @@ public final class TimePartitioning implements Serializable {
     /** The position of the time column in the row. */
     public int timePosition() {
         return timePosition;
+    }
+
+    /** Whether the time column is part of the primary key (then it is never null). */
+    public boolean timeIsKey() {
+        return timeIsKey;
     }
 
     /** Whether the time column is a compact timestamp (precision up to 3: millis in the slot). */

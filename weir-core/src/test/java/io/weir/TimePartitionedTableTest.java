@@ -243,6 +243,55 @@ class TimePartitionedTableTest {
     }
 
     @Test
+    void appendOnlyRowsGetTheirHourAndANullTimeTheNullPartition() {
+        RowType type =
+                RowType.of(
+                        "ts", DataTypes.TIMESTAMP_LTZ(3),
+                        "n", DataTypes.INT(),
+                        "dt", DataTypes.DATE(),
+                        "hr", DataTypes.INT());
+        Table table =
+                Tables.create(
+                        dir.resolve("clicks").toString(),
+                        new Schema(type, List.of(), List.of("dt", "hr")),
+                        Map.of(
+                                "partition.time.column", "ts",
+                                "partition.time.granularity", "hour",
+                                "partition.time.zone", "+05:30",
+                                "bucket", "1"));
+        long t = Instant.parse("2024-05-01T18:29:00Z").toEpochMilli(); // 23:59 local
+        try (TableWrite write = table.newWrite().writeBufferSize(1 << 20).create()) {
+            for (int i = 0; i < 300; i++) {
+                Timestamp ts = i % 3 == 0 ? null : Timestamp.ofMillis(t + i * 1000L);
+                write.write(BinaryRowWriter.toRow(type, ts, i, 7, 7));
+            }
+            table.newAppend().addFiles(write.prepareCommit()).commit();
+        }
+        Map<String, Integer> counts = new TreeMap<>();
+        for (DataFile f : table.currentSnapshot().files()) {
+            counts.merge(
+                    f.partition().path(List.of("dt", "hr")), (int) f.recordCount(), Integer::sum);
+        }
+        assertThat(counts)
+                .isEqualTo(
+                        Map.of(
+                                "dt=__DEFAULT_PARTITION__/hr=__DEFAULT_PARTITION__", 100,
+                                "dt=2024-05-01/hr=23", 40,
+                                "dt=2024-05-02/hr=0", 160));
+        for (List<Object> r : Rows.readAll(table.newScan().rows(), type, false)) {
+            if (r.get(0) == null) {
+                assertThat(r.subList(2, 4)).containsExactly(null, null);
+            } else {
+                LocalDateTime local =
+                        LocalDateTime.ofInstant(
+                                ((Timestamp) r.get(0)).toInstant(), ZoneId.of("+05:30"));
+                assertThat(r.subList(2, 4))
+                        .containsExactly((int) local.toLocalDate().toEpochDay(), local.getHour());
+            }
+        }
+    }
+
+    @Test
     void invalidTimePartitionsFailNamingTheProblem() {
         Schema schema =
                 Schema.builder()
@@ -288,6 +337,10 @@ class TimePartitionedTableTest {
                 .hasMessage(
                         "Invalid option 'partition.expiration-time': partitions expire by time, so"
                                 + " it needs 'partition.time.column'");
+        assertThatThrownBy(() -> create(schema, Map.of("partition.time.granularity", "hour")))
+                .hasMessage(
+                        "Invalid option 'partition.time.granularity': it configures time"
+                                + " partitions, which need 'partition.time.column'");
         Schema keyWithoutTime = new Schema(schema.rowType(), List.of("id", "s"), List.of("dt"));
         assertThatThrownBy(() -> create(keyWithoutTime, Map.of("partition.time.column", "ts")))
                 .hasMessage(
@@ -304,6 +357,43 @@ class TimePartitionedTableTest {
                 .hasMessage(
                         "Invalid partition key: column 'dt' must be part of the primary key [id,"
                                 + " ts], so that each key lives in one partition");
+    }
+
+    @Test
+    void bulkWritesFillTheDerivedColumnsLikeUpserts() {
+        Table bulk = keyedTable("bulk", Map.of());
+        Table upserts = keyedTable("upserts", Map.of());
+        Random random = new Random(11);
+        List<DataFile> bulkFiles;
+        List<DataFile> upsertFiles;
+        try (BulkWrite b =
+                        bulk.newBulkWrite()
+                                .writeBufferSize(256 << 10)
+                                .spillDirectory(dir.resolve("spill").toString())
+                                .create();
+                TableWrite u = upserts.newWrite().create()) {
+            for (int i = 0; i < 5000; i++) {
+                long id = random.nextInt(500);
+                long ts = START + (long) (random.nextDouble() * SPAN) / 60_000 * 60_000;
+                String v = "v" + i;
+                b.write(row(RowKind.INSERT, id, ts, v));
+                u.write(row(RowKind.INSERT, id, ts, v));
+                model.put(List.of(id, ts), v);
+            }
+            bulkFiles = b.prepareCommit();
+            upsertFiles = u.prepareCommit();
+        }
+        bulk.newAppend().addFiles(bulkFiles).commit();
+        upserts.newAppend().addFiles(upsertFiles).commit();
+        assertThat(bulkFiles).allMatch(f -> f.kind() == FileKind.BASE);
+        Set<Partition> bulkPartitions = new TreeSet<>();
+        bulkFiles.forEach(f -> bulkPartitions.add(f.partition()));
+        Set<Partition> upsertPartitions = new TreeSet<>();
+        upsertFiles.forEach(f -> upsertPartitions.add(f.partition()));
+        assertThat(bulkPartitions).isEqualTo(upsertPartitions).hasSizeGreaterThan(3);
+        assertThat(read(bulk, Expressions.alwaysTrue()))
+                .isEqualTo(read(upserts, Expressions.alwaysTrue()))
+                .isEqualTo(expected(r -> true));
     }
 
     private void create(Schema schema, Map<String, String> options) {

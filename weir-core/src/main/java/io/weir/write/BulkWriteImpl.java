@@ -86,7 +86,7 @@ public final class BulkWriteImpl implements BulkWrite {
         if (bucket == RowRouter.SKIP) {
             return;
         }
-        row = router.prepare(row);
+        row = router.prepareFilled(row);
         int partition = router.partition(row);
         if (!buffer.append(partition, bucket, row)) {
             spill();
@@ -94,7 +94,6 @@ public final class BulkWriteImpl implements BulkWrite {
                 throw new IllegalStateException("An empty write buffer refused a row");
             }
         }
-        router.appended(buffer.lastAppended());
         records++;
         bytes += row.sizeInBytes();
     }

@@ -43,6 +43,8 @@ final class LogFlusher {
     /** One block buffer, compression buffer and codec for all files, flush after flush. */
     private final LogWriteBuffers buffers;
 
+    private TimePartitioner derived;
+
     LogFlusher(
             FileIO io,
             String location,
@@ -69,6 +71,16 @@ final class LogFlusher {
 
     /** Writes everything in the cursor; returns the files written (sequence -1: uncommitted). */
     List<DataFile> flush(SortedCursor cursor, IntFunction<Partition> partitions) {
+        return flush(cursor, partitions, null);
+    }
+
+    /**
+     * Writes everything in the cursor; {@code derived}, if not null, fills each row's time
+     * partition columns just before the row is encoded (the rows are the buffer's copies).
+     */
+    List<DataFile> flush(
+            SortedCursor cursor, IntFunction<Partition> partitions, TimePartitioner derived) {
+        this.derived = derived;
         List<DataFile> files = new ArrayList<>();
         GroupWriter group = null;
         try {
@@ -132,6 +144,9 @@ final class LogFlusher {
 
         void add(SortedCursor cursor) throws IOException {
             if (key == null) {
+                if (derived != null) {
+                    derived.fill(partitionId, cursor.bytes(), cursor.offset());
+                }
                 writer.write(cursor.bytes(), cursor.offset(), cursor.length());
                 return;
             }
@@ -156,6 +171,9 @@ final class LogFlusher {
         private void writePending() throws IOException {
             if (!hasPending) {
                 return;
+            }
+            if (derived != null) {
+                derived.fill(partitionId, pending.bytes(), pending.offset());
             }
             writer.write(pending.bytes(), pending.offset(), pending.sizeInBytes());
             if (!hasFirst) {

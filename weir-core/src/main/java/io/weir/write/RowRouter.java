@@ -17,7 +17,8 @@ import java.util.function.IntFunction;
  * TableWriteImpl}, {@link BulkWriteImpl}): the kind byte, the arity, a null key; the bucket (key
  * hash modulo the bucket count, or the writer's append bucket); the partition id ({@link
  * PartitionResolver}; for time partitions two comparisons with a cached window, {@link
- * TimePartitioner}) and the derived time-partition columns. Nothing is allocated per row.
+ * TimePartitioner}) and how its derived time-partition columns are filled. Nothing is allocated per
+ * row.
  */
 final class RowRouter {
     /** What {@link #bucket} returns for a row the deduplicate engine ignores (-U). */
@@ -128,6 +129,15 @@ final class RowRouter {
         return time != null && !timeOnly ? time.patch(row) : row;
     }
 
+    /**
+     * The row to buffer for a writer whose output is not written by a {@link LogFlusher} (bulk
+     * writes, whose rows are spilled and merged before they are written): a copy with the derived
+     * time-partition columns filled in, or {@code row} itself if the table has none.
+     */
+    BinaryRow prepareFilled(BinaryRow row) {
+        return time != null ? time.patch(row) : row;
+    }
+
     /** The id of the (prepared) row's partition (0 for an unpartitioned table). */
     int partition(BinaryRow row) {
         if (time == null) {
@@ -153,11 +163,13 @@ final class RowRouter {
         return bucket;
     }
 
-    /** Fills the derived time-partition columns into the buffer's copy of a row just appended. */
-    void appended(BinaryRow copy) {
-        if (timeOnly) {
-            time.fill(copy);
-        }
+    /**
+     * The filler of the derived time-partition columns for a flush that writes them into the
+     * buffer's copies ({@link LogFlusher}), or null if the table has none or also has identity keys
+     * ({@link #prepare} filled them).
+     */
+    TimePartitioner derivedColumns() {
+        return timeOnly ? time : null;
     }
 
     private ValidationException wrongArity(BinaryRow row) {

@@ -29,7 +29,6 @@ public final class SortBuffer {
     private final KeyFields key;
     private final SortIndex index;
     private final SortedCursor cursor;
-    private final BinaryRow last;
 
     /** Data pages by page number (the pointer's high half), including large arrays. */
     private byte[][] dataPages = new byte[16][];
@@ -49,7 +48,6 @@ public final class SortBuffer {
         this.key = key;
         this.index = new SortIndex(pool, arity, key);
         this.cursor = new SortedCursor(index, new BinaryRow(arity));
-        this.last = new BinaryRow(arity);
     }
 
     /**
@@ -83,22 +81,12 @@ public final class SortBuffer {
             memoryUsed += pool.pageSize();
         }
         System.arraycopy(row.bytes(), row.offset(), current, position, length);
-        last.pointTo(current, position, length);
         long prefix = key == null ? 0L : key.normalizedPrefix(row);
         long group = ((long) partitionId << 32) | bucket;
         index.add(group, prefix, ((long) (dataPageCount - 1) << 32) | position, length);
         position += length;
         sorted = false;
         return true;
-    }
-
-    /**
-     * A view of the buffer's copy of the row appended last, valid until the next append or {@link
-     * #clear()}: the writer fills derived fields (time partitions) in place. Changing fields that
-     * the key or the index depend on is not allowed.
-     */
-    public BinaryRow lastAppended() {
-        return last;
     }
 
     /**

@@ -22,9 +22,9 @@ import java.util.List;
  *
  * <p>Per row the work is: read the kind byte, check the key for nulls (one mask over the null bits)
  * and hash it for the bucket, resolve the partition (nothing for an unpartitioned table; one
- * comparison when it is the previous row's; for time partitions two comparisons with the cached
- * window, {@link TimePartitioner}), copy the bytes, fill the derived time-partition columns in the
- * copy. Nothing is allocated per row.
+ * comparison when it is the previous row's; for time partitions one comparison with the cached
+ * window, {@link TimePartitioner}), copy the bytes. The derived time-partition columns are written
+ * into the buffer's copies by the flush, partition by partition. Nothing is allocated per row.
  */
 public final class TableWriteImpl implements TableWrite {
     private final String location;
@@ -81,7 +81,6 @@ public final class TableWriteImpl implements TableWrite {
                 throw new IllegalStateException("An empty write buffer refused a row");
             }
         }
-        router.appended(buffer.lastAppended()); // derived time columns, in the buffer's copy
         records++;
         bytes += row.sizeInBytes();
     }
@@ -92,7 +91,9 @@ public final class TableWriteImpl implements TableWrite {
             return;
         }
         long start = System.nanoTime();
-        List<DataFile> files = flusher.flush(buffer.sortedCursor(), router.partitionsById());
+        List<DataFile> files =
+                flusher.flush(
+                        buffer.sortedCursor(), router.partitionsById(), router.derivedColumns());
         buffer.clear();
         written.addAll(files);
         flushes++;

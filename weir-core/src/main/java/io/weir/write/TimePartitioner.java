@@ -19,10 +19,15 @@ import java.util.Map;
  * lookup and no conversion per row: it caches the current <em>window</em>, a range {@code [start,
  * end)} of epoch millis in which the zone's offset is constant and every instant has the same
  * period, with that period's partition id and derived values. A row whose time falls in it costs
- * two comparisons. Only a time outside it looks further: first among recent and prepared windows (a
- * short array scan), and only then asks {@code java.time} for the zone's offset and transitions to
- * build the new window. Daylight-saving changes split a window at the transition, so a period's
- * local day may be 23 or 25 hours and an hour may occur twice; both halves map to one partition.
+ * one read and one unsigned comparison. Only a time outside it looks further: first among recent
+ * and prepared windows (a short array scan), and only then asks {@code java.time} for the zone's
+ * offset and transitions to build the new window. Daylight-saving changes split a window at the
+ * transition, so a period's local day may be 23 or 25 hours and an hour may occur twice; both
+ * halves map to one partition.
+ *
+ * <p>The derived columns are written into the writer's copy of a row: by {@link #fill(int, byte[],
+ * int)} when the flush encodes the rows of a partition (a table with only time partition keys), or
+ * by {@link #patch} before the identity keys are resolved (a table with both).
  *
  * <p>With {@code partition.time.create-ahead} = N, entering a period also prepares the windows and
  * partitions of the next N periods, so crossing midnight (or the hour) costs a cache hit.
@@ -40,18 +45,31 @@ public final class TimePartitioner {
     private final boolean compactTime;
     private final int dayPosition;
     private final int hourPosition;
+    // Byte offsets within a row, and null-bit masks, computed once: the per-row code does no
+    // position arithmetic.
+    private final int timeSlot;
+    private final int timeNullByte;
+    private final int timeNullMask;
+    private final boolean timeNullable;
+    private final int daySlot;
+    private final int dayNullByte;
+    private final byte dayNullClear;
+    private final int hourSlot;
+    private final int hourNullByte;
+    private final byte hourNullClear;
     private final long periodMillis;
     private final int ahead;
     private final boolean assignsPartitions;
 
-    // The current window: every instant in [start, end) has this period and partition id.
-    private long start = Long.MAX_VALUE;
+    // The current window: every instant in [start, start + width) has this period and partition
+    // id; one unsigned comparison tests it. Empty at first.
+    private long start;
+    private long width;
     private long end = Long.MIN_VALUE;
     private long period;
-    private int day;
-    private int hour;
+    private long daySlotValue;
+    private long hourSlotValue;
     private int id;
-    private boolean lastNull;
 
     // Recent and prepared windows, as a ring.
     private final long[] starts;
@@ -69,6 +87,8 @@ public final class TimePartitioner {
     private long newPeriod;
 
     private final List<Partition> partitions = new ArrayList<>();
+    private long[] daySlotsById = new long[16];
+    private long[] hourSlotsById = new long[16];
     private final Map<Long, Integer> idsByPeriod = new HashMap<>();
     private int nullId = -1;
 
@@ -89,6 +109,18 @@ public final class TimePartitioner {
         this.periodMillis = spec.periodMillis();
         this.ahead = spec.createAhead();
         this.assignsPartitions = spec.derivesAllPartitionKeys();
+        int nullBits = BinaryRow.nullBitsSizeInBytes(arity);
+        this.timeSlot = nullBits + 8 * timePosition;
+        this.timeNullByte = (timePosition + 8) >>> 3;
+        this.timeNullMask = 1 << ((timePosition + 8) & 7);
+        // A key column is never null here: the writer checked the key before.
+        this.timeNullable = !spec.timeIsKey();
+        this.daySlot = nullBits + 8 * dayPosition;
+        this.dayNullByte = (dayPosition + 8) >>> 3;
+        this.dayNullClear = (byte) ~(1 << ((dayPosition + 8) & 7));
+        this.hourSlot = hourPosition < 0 ? -1 : nullBits + 8 * hourPosition;
+        this.hourNullByte = (hourPosition + 8) >>> 3;
+        this.hourNullClear = (byte) ~(1 << ((hourPosition + 8) & 7));
         int capacity = ahead + 8;
         this.starts = new long[capacity];
         this.ends = new long[capacity];
@@ -100,16 +132,16 @@ public final class TimePartitioner {
     /**
      * The partition id of the row's time period, for a table whose partition keys are all derived
      * ({@link TimePartitioning#derivesAllPartitionKeys()}); ids are small, dense, in the order
-     * periods are first seen or prepared. Remembers the period for {@link #fill}.
+     * periods are first seen or prepared. Remembers the period for {@link #fill(BinaryRow)}.
      */
     public int resolve(BinaryRow row) {
-        if (row.isNullAt(timePosition)) {
-            lastNull = true;
+        byte[] bytes = row.bytes();
+        int offset = row.offset();
+        if (timeNullable && (bytes[offset + timeNullByte] & timeNullMask) != 0) {
             return nullId >= 0 ? nullId : nullPartition();
         }
-        lastNull = false;
-        long millis = millis(row);
-        if (millis < start || millis >= end) {
+        long millis = millis(bytes, offset);
+        if (Long.compareUnsigned(millis - start, width) >= 0) {
             enter(millis);
         }
         return id;
@@ -117,11 +149,13 @@ public final class TimePartitioner {
 
     /** The period of the row's time, or {@link #NULL_PERIOD}. */
     public long period(BinaryRow row) {
-        if (row.isNullAt(timePosition)) {
+        byte[] bytes = row.bytes();
+        int offset = row.offset();
+        if ((bytes[offset + timeNullByte] & timeNullMask) != 0) {
             return NULL_PERIOD;
         }
-        long millis = millis(row);
-        if (millis < start || millis >= end) {
+        long millis = millis(bytes, offset);
+        if (Long.compareUnsigned(millis - start, width) >= 0) {
             enter(millis);
         }
         return period;
@@ -132,16 +166,43 @@ public final class TimePartitioner {
      * writer's copy of it), in place: the period's date and hour, or nulls for a null time.
      */
     public void fill(BinaryRow copy) {
-        if (lastNull) {
+        if (timeNullable && copy.isNullAt(timePosition)) {
             copy.setNullAt(dayPosition);
             if (hourPosition >= 0) {
                 copy.setNullAt(hourPosition);
             }
-        } else {
-            copy.setInt(dayPosition, day);
+            return;
+        }
+        // As BinaryRow.setInt: clear the null bit, write the slot (the int, then zeros).
+        byte[] bytes = copy.bytes();
+        int offset = copy.offset();
+        bytes[offset + dayNullByte] &= dayNullClear;
+        LittleEndian.putLong(bytes, offset + daySlot, daySlotValue);
+        if (hourSlot >= 0) {
+            bytes[offset + hourNullByte] &= hourNullClear;
+            LittleEndian.putLong(bytes, offset + hourSlot, hourSlotValue);
+        }
+    }
+
+    /**
+     * Writes the derived columns of partition {@code partitionId} (an id of {@link #resolve}) into
+     * a row, in place: the flush does this for each row of the partition it writes, just before
+     * encoding it, so the append path only resolves the id.
+     */
+    public void fill(int partitionId, byte[] bytes, int offset) {
+        if (partitionId == nullId) {
+            scratchRow.pointTo(bytes, offset, BinaryRow.fixedPartSize(scratchRow.arity()));
+            scratchRow.setNullAt(dayPosition);
             if (hourPosition >= 0) {
-                copy.setInt(hourPosition, hour);
+                scratchRow.setNullAt(hourPosition);
             }
+            return;
+        }
+        bytes[offset + dayNullByte] &= dayNullClear;
+        LittleEndian.putLong(bytes, offset + daySlot, daySlotsById[partitionId]);
+        if (hourSlot >= 0) {
+            bytes[offset + hourNullByte] &= hourNullClear;
+            LittleEndian.putLong(bytes, offset + hourSlot, hourSlotsById[partitionId]);
         }
     }
 
@@ -180,11 +241,9 @@ public final class TimePartitioner {
         return end;
     }
 
-    private long millis(BinaryRow row) {
-        long slot = row.getLong(timePosition);
-        return compactTime
-                ? slot
-                : LittleEndian.getLong(row.bytes(), row.offset() + (int) (slot >>> 32));
+    private long millis(byte[] bytes, int offset) {
+        long slot = LittleEndian.getLong(bytes, offset + timeSlot);
+        return compactTime ? slot : LittleEndian.getLong(bytes, offset + (int) (slot >>> 32));
     }
 
     /** Makes the window holding {@code millis} current: a cached one, or a new one. */
@@ -196,10 +255,11 @@ public final class TimePartitioner {
         }
         start = starts[slot];
         end = ends[slot];
+        width = end - start;
         period = periods[slot];
         id = ids[slot];
-        day = (int) spec.epochDay(period);
-        hour = spec.hour(period);
+        daySlotValue = Integer.toUnsignedLong((int) spec.epochDay(period));
+        hourSlotValue = spec.hour(period);
         prepareAhead();
     }
 
@@ -278,12 +338,22 @@ public final class TimePartitioner {
         int newId = partitions.size();
         partitions.add(new Partition(Arrays.asList(spec.values(windowPeriod))));
         idsByPeriod.put(windowPeriod, newId);
+        if (newId >= daySlotsById.length) {
+            daySlotsById = Arrays.copyOf(daySlotsById, 2 * newId);
+            hourSlotsById = Arrays.copyOf(hourSlotsById, 2 * newId);
+        }
+        daySlotsById[newId] = Integer.toUnsignedLong((int) spec.epochDay(windowPeriod));
+        hourSlotsById[newId] = spec.hour(windowPeriod);
         return newId;
     }
 
     private int nullPartition() {
         if (assignsPartitions) {
             nullId = partitions.size();
+            if (nullId >= daySlotsById.length) {
+                daySlotsById = Arrays.copyOf(daySlotsById, 2 * nullId);
+                hourSlotsById = Arrays.copyOf(hourSlotsById, 2 * nullId);
+            }
             partitions.add(
                     new Partition(Arrays.asList(new String[spec.hourColumn() == null ? 1 : 2])));
         }

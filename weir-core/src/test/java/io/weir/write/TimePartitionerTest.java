@@ -95,6 +95,9 @@ class TimePartitionerTest {
             int id = partitioner.resolve(row);
             BinaryRow copy = row.copy();
             partitioner.fill(copy);
+            BinaryRow byId = row.copy(); // as the flush fills rows, by partition id
+            partitioner.fill(id, byId.bytes(), byId.offset());
+            assertThat(byId).isEqualTo(copy);
             LocalDateTime local = LocalDateTime.ofInstant(Instant.ofEpochMilli(millis), zoneId);
             assertThat(copy.isNullAt(2)).isFalse();
             assertThat(copy.getInt(2)).as(at).isEqualTo((int) local.toLocalDate().toEpochDay());
@@ -154,6 +157,9 @@ class TimePartitionerTest {
         partitioner.fill(copy);
         assertThat(copy.isNullAt(2)).isTrue();
         assertThat(copy.isNullAt(3)).isTrue();
+        BinaryRow byId = row.copy();
+        partitioner.fill(id, byId.bytes(), byId.offset());
+        assertThat(byId).isEqualTo(copy);
         assertThat(partitioner.resolve(row)).isEqualTo(id);
     }
 

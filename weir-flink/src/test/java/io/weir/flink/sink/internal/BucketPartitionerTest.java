@@ -88,4 +88,59 @@ class BucketPartitionerTest {
         assertThat(channelOf).hasSize(12);
         assertThat(used).containsExactlyInAnyOrder(0, 1, 2);
     }
+
+    /**
+     * Time partitions: the partition hash is the period's, from the time column (the derived column
+     * of an incoming row holds anything), so a file group (day, bucket) has one writer.
+     */
+    @Test
+    void aTimePartitionGoesToOneWriterWhateverItsDerivedColumnHolds() {
+        io.weir.Schema schema =
+                new io.weir.Schema(
+                        io.weir.types.RowType.of(
+                                "id", io.weir.types.DataTypes.BIGINT(),
+                                "ts", io.weir.types.DataTypes.TIMESTAMP_LTZ(3),
+                                "dt", io.weir.types.DataTypes.DATE()),
+                        List.of("id", "ts"),
+                        List.of("dt"));
+        io.weir.TimePartitioning time =
+                io.weir.TimePartitioning.of(
+                        schema,
+                        io.weir.options.TableOptions.of(
+                                Map.of(
+                                        "partition.time.column", "ts",
+                                        "partition.time.zone", "America/New_York")));
+        RowType type = FlinkTypes.toFlink(schema);
+        int buckets = 4;
+        BucketPartitioner partitioner =
+                new BucketPartitioner(
+                        type, new int[] {0, 1}, PartitionHash.of(schema, time), buckets);
+        partitioner.setup(5);
+        SerializationDelegate<StreamRecord<RowData>> delegate = new SerializationDelegate<>(null);
+        KeyFields keyFields = KeyFields.of(schema.rowType(), new int[] {0, 1});
+        FlinkRows.ToWeir toWeir = new FlinkRows.ToWeir(type);
+        Map<List<Object>, Integer> channelOf = new HashMap<>();
+        java.time.ZoneId zone = java.time.ZoneId.of("America/New_York");
+        long start = java.time.Instant.parse("2024-11-02T20:00:00Z").toEpochMilli();
+        for (int i = 0; i < 2000; i++) {
+            long millis = start + i * 97_000L; // over two days and a fall-back change
+            GenericRowData row =
+                    GenericRowData.of(
+                            (long) i,
+                            org.apache.flink.table.data.TimestampData.fromEpochMillis(millis),
+                            i % 2 == 0 ? null : i);
+            delegate.setInstance(new StreamRecord<>(row));
+            int channel = partitioner.selectChannel(delegate);
+            int bucket = keyFields.bucket(toWeir.convert(row), buckets);
+            List<Object> group =
+                    List.of(
+                            java.time.LocalDate.ofInstant(
+                                    java.time.Instant.ofEpochMilli(millis), zone),
+                            bucket);
+            assertThat(channelOf.computeIfAbsent(group, g -> channel))
+                    .as("writer of %s", group)
+                    .isEqualTo(channel);
+        }
+        assertThat(channelOf).hasSize(3 * buckets);
+    }
 }
