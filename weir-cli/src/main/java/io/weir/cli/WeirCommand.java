@@ -9,6 +9,11 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "weir 0.1.0-SNAPSHOT",
         description = "Weir: lake tables kept up to date from change streams.",
+        // `weir bench` is dispatched by the weir script to module weir-bench-e2e (own build).
+        footer = {
+            "  bench       The end-to-end ingestion benchmark against Paimon and Hudi",
+            "                (./weir bench --help, docs/benchmark.md)."
+        },
         subcommands = {
             QuickStartCommand.class,
             SqlCommand.class,

@@ -68,9 +68,10 @@ final class ChildJvm {
 
     /** Runs {@code settings} and returns what it measured; never throws for a failed run. */
     RunResult run(JobSettings settings, Path log) throws IOException, InterruptedException {
+        List<String> command = command(settings);
         Files.createDirectories(log.getParent());
-        Files.writeString(log, String.join(" ", command(settings)) + "\n\n");
-        ProcessBuilder builder = new ProcessBuilder(command(settings));
+        Files.writeString(log, String.join(" ", command) + "\n\n");
+        ProcessBuilder builder = new ProcessBuilder(command);
         builder.redirectError(
                 echo
                         ? ProcessBuilder.Redirect.INHERIT

@@ -244,7 +244,7 @@ final class ReportWriter {
                 .append("\n```\n");
     }
 
-    private static void sinks(StringBuilder md, List<SinkMedians> medians) {
+    private void sinks(StringBuilder md, List<SinkMedians> medians) {
         md.append("\n## Sinks, versions and options\n\n")
                 .append(
                         "Connector jars without their transitive dependencies, as dropped into a Flink")
@@ -254,7 +254,13 @@ final class ReportWriter {
         Set<SinkKind> kinds = new LinkedHashSet<>();
         medians.forEach(m -> kinds.add(m.sink()));
         for (SinkKind kind : kinds) {
-            SinkTable table = new SinkTable(kind, Workload.SCHEMA1, Path.of("/RUN"), 2, 4);
+            SinkTable table =
+                    new SinkTable(
+                            kind,
+                            Workload.SCHEMA1,
+                            Path.of("/RUN"),
+                            setup.parallelism(),
+                            setup.buckets());
             Map<String, String> options = table.options();
             String text =
                     options.entrySet().stream()
