@@ -53,8 +53,7 @@ public final class DropInProbe {
                 List.of(
                         "io.weir.shaded.com.fasterxml.jackson.databind.ObjectMapper",
                         "io.weir.shaded.org.apache.parquet.hadoop.ParquetFileWriter",
-                        "io.weir.shaded.org.apache.hadoop.conf.Configuration",
-                        "io.weir.shaded.net.jpountz.lz4.LZ4Factory")) {
+                        "io.weir.shaded.org.apache.hadoop.conf.Configuration")) {
             check(codeSource(Class.forName(relocated)).equals(connectorJar), relocated);
         }
         for (String original :
