@@ -117,6 +117,13 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--verbose", description = "show the child JVMs' logs")
     boolean verbose;
 
+    @Option(
+            names = "--bulk-insert",
+            description =
+                    "one run: a batch job of unique keys with each sink's bulk insert instead of"
+                            + " streaming upserts")
+    boolean bulkInsert;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new BenchCommand()).execute(args));
     }
@@ -136,13 +143,14 @@ public final class BenchCommand implements Callable<Integer> {
                         workspace.log4jConfig(),
                         Duration.ofMinutes(timeoutMinutes),
                         verbose);
-        RunSetup setup = new RunSetup(parallelism, buckets, checkpointIntervalMs, heap);
+        RunSetup setup = new RunSetup(parallelism, buckets, checkpointIntervalMs, heap, bulkInsert);
         Runs runs = new Runs(workspace, jvm, setup, System.err);
         if (all) {
-            if (sink != null || schema != null || rows != null) {
+            if (sink != null || schema != null || rows != null || bulkInsert) {
                 throw new CommandLine.ParameterException(
                         new CommandLine(this),
-                        "--all runs every sink and schema: no --sink," + " --schema or --rows");
+                        "--all runs every sink and schema: no --sink, --schema, --rows or"
+                                + " --bulk-insert");
             }
             Suite suite =
                     new Suite(

@@ -71,7 +71,8 @@ final class Runs {
                         setup.buckets(),
                         setup.checkpointIntervalMs(),
                         dir,
-                        phases);
+                        phases,
+                        setup.bulkInsert());
         progress.printf(
                 Locale.ROOT,
                 "weir bench: %s, %s, %,d rows, phases %s ...%n",

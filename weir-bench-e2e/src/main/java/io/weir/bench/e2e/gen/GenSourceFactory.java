@@ -37,6 +37,14 @@ public final class GenSourceFactory implements DynamicTableSourceFactory {
                     .noDefaultValue()
                     .withDescription("Rows to generate; keys are uniform in [0, rows / 5).");
 
+    public static final ConfigOption<Boolean> UNIQUE_KEYS =
+            ConfigOptions.key("unique-keys")
+                    .booleanType()
+                    .defaultValue(false)
+                    .withDescription(
+                            "Every row a key of its own, [0, rows) in a scattered order (bulk"
+                                    + " inserts).");
+
     @Override
     public String factoryIdentifier() {
         return IDENTIFIER;
@@ -49,7 +57,7 @@ public final class GenSourceFactory implements DynamicTableSourceFactory {
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of();
+        return Set.of(UNIQUE_KEYS);
     }
 
     @Override
@@ -69,7 +77,7 @@ public final class GenSourceFactory implements DynamicTableSourceFactory {
         }
         RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
         checkColumns(workload, rowType);
-        return new GenTableSource(workload, rows, rowType);
+        return new GenTableSource(workload, rows, options.get(UNIQUE_KEYS), rowType);
     }
 
     /** The declared columns must be the workload's: the generator fills them by position. */

@@ -15,11 +15,13 @@ import org.apache.flink.table.types.logical.RowType;
 final class GenTableSource implements ScanTableSource {
     private final Workload workload;
     private final long rows;
+    private final boolean uniqueKeys;
     private final RowType rowType;
 
-    GenTableSource(Workload workload, long rows, RowType rowType) {
+    GenTableSource(Workload workload, long rows, boolean uniqueKeys, RowType rowType) {
         this.workload = workload;
         this.rows = rows;
+        this.uniqueKeys = uniqueKeys;
         this.rowType = rowType;
     }
 
@@ -33,12 +35,14 @@ final class GenTableSource implements ScanTableSource {
         // The three-argument constructor: no rate limit (datagen's 'rows-per-second' = 999999999).
         return SourceProvider.of(
                 new DataGeneratorSource<RowData>(
-                        new RowGenerator(workload, rows), rows, InternalTypeInfo.of(rowType)));
+                        new RowGenerator(workload, rows, uniqueKeys),
+                        rows,
+                        InternalTypeInfo.of(rowType)));
     }
 
     @Override
     public DynamicTableSource copy() {
-        return new GenTableSource(workload, rows, rowType);
+        return new GenTableSource(workload, rows, uniqueKeys, rowType);
     }
 
     @Override

@@ -33,15 +33,33 @@ public final class RowGenerator implements GeneratorFunction<Long, RowData> {
     private static final byte[] HEX = "0123456789abcdef".getBytes();
 
     private final Workload workload;
+
+    /** A prime: {@code index * UNIQUE_STRIDE mod rows} is a permutation of the indexes. */
+    private static final long UNIQUE_STRIDE = 1_000_000_007L;
+
     private final long keys;
+    private final boolean uniqueKeys;
 
     /**
      * @param workload the row shape
      * @param rows the run's row count: keys are uniform in {@code [0, rows / 5)}
      */
     public RowGenerator(Workload workload, long rows) {
+        this(workload, rows, false);
+    }
+
+    /**
+     * @param uniqueKeys every row a key of its own, the keys {@code [0, rows)} in a scattered order
+     *     (for bulk inserts, which Hudi does not deduplicate), instead of uniform in {@code [0,
+     *     rows / 5)}
+     */
+    public RowGenerator(Workload workload, long rows, boolean uniqueKeys) {
+        if (uniqueKeys && rows % UNIQUE_STRIDE == 0) {
+            throw new IllegalArgumentException("rows must not be a multiple of " + UNIQUE_STRIDE);
+        }
         this.workload = workload;
-        this.keys = Workload.keys(rows);
+        this.keys = uniqueKeys ? rows : Workload.keys(rows);
+        this.uniqueKeys = uniqueKeys;
     }
 
     @Override
@@ -52,7 +70,7 @@ public final class RowGenerator implements GeneratorFunction<Long, RowData> {
     /** Row {@code index}. */
     public GenericRowData row(long index) {
         long seed = seed(index);
-        long key = keyOfSeed(seed);
+        long key = key(index, seed);
         if (workload == Workload.SCHEMA1) {
             GenericRowData row = new GenericRowData(3 + Workload.METRICS);
             row.setField(0, key);
@@ -77,7 +95,12 @@ public final class RowGenerator implements GeneratorFunction<Long, RowData> {
 
     /** The key of row {@code index}: what {@link #row} puts in column 0, without the rest. */
     public long key(long index) {
-        return keyOfSeed(seed(index));
+        return key(index, seed(index));
+    }
+
+    private long key(long index, long seed) {
+        // index < rows <= 2^31: the product fits in a long
+        return uniqueKeys ? (index * UNIQUE_STRIDE) % keys : keyOfSeed(seed);
     }
 
     public long keys() {

@@ -73,9 +73,16 @@ public final class BenchJob {
     }
 
     private JsonLine ingest() throws Exception {
-        TableEnvironment env = Environments.streaming(settings);
+        TableEnvironment env =
+                settings.bulkInsert()
+                        ? Environments.batch(settings)
+                        : Environments.streaming(settings);
         declare(env);
-        String insert = "INSERT INTO " + table.qualifiedName() + " SELECT * FROM gen_source";
+        String insert =
+                "INSERT INTO "
+                        + table.qualifiedName()
+                        + (settings.bulkInsert() ? " " + table.bulkInsertHint() : "")
+                        + " SELECT * FROM gen_source";
         ProcessMeter meter = ProcessMeter.start();
         env.executeSql(insert).await();
         return meter.stop(Phase.INGEST)
@@ -92,6 +99,8 @@ public final class BenchJob {
                         + settings.workload().id()
                         + "', 'rows' = '"
                         + settings.rows()
+                        + "', 'unique-keys' = '"
+                        + settings.bulkInsert()
                         + "')");
         env.executeSql(
                 "CREATE TEMPORARY TABLE default_catalog.default_database.scan_sink ("

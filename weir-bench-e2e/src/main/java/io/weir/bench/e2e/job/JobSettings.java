@@ -9,7 +9,8 @@ import java.util.List;
 
 /**
  * What one child JVM runs: a sink, a workload, a row count and the phases, from its command line
- * ({@link #toArgs()} and {@link #parse} are inverses).
+ * ({@link #toArgs()} and {@link #parse} are inverses). With {@code bulkInsert} the ingestion is a
+ * batch job of unique keys written with each sink's bulk insert (docs/benchmark.md).
  */
 public record JobSettings(
         SinkKind sink,
@@ -19,7 +20,8 @@ public record JobSettings(
         int buckets,
         long checkpointIntervalMs,
         Path dir,
-        List<Phase> phases) {
+        List<Phase> phases,
+        boolean bulkInsert) {
 
     public JobSettings {
         if (rows < 1 || parallelism < 1 || buckets < 1 || checkpointIntervalMs < 1) {
@@ -27,6 +29,19 @@ public record JobSettings(
                     "rows, parallelism, buckets and checkpoint interval must be positive");
         }
         phases = List.copyOf(phases);
+    }
+
+    /** An ingestion by streaming upserts. */
+    public JobSettings(
+            SinkKind sink,
+            Workload workload,
+            long rows,
+            int parallelism,
+            int buckets,
+            long checkpointIntervalMs,
+            Path dir,
+            List<Phase> phases) {
+        this(sink, workload, rows, parallelism, buckets, checkpointIntervalMs, dir, phases, false);
     }
 
     public List<String> toArgs() {
@@ -38,6 +53,7 @@ public record JobSettings(
         args.addAll(List.of("--checkpoint-interval-ms", String.valueOf(checkpointIntervalMs)));
         args.addAll(List.of("--dir", dir.toString()));
         args.addAll(List.of("--phases", String.join(",", phases.stream().map(Phase::id).toList())));
+        args.addAll(List.of("--write-mode", bulkInsert ? "bulk-insert" : "upsert"));
         return args;
     }
 
@@ -50,6 +66,7 @@ public record JobSettings(
         long interval = 0;
         Path dir = null;
         List<Phase> phases = List.of();
+        boolean bulkInsert = false;
         for (int i = 0; i + 1 < args.length; i += 2) {
             String value = args[i + 1];
             switch (args[i]) {
@@ -62,6 +79,7 @@ public record JobSettings(
                 case "--dir" -> dir = Path.of(value);
                 case "--phases" ->
                         phases = Arrays.stream(value.split(",")).map(Phase::parse).toList();
+                case "--write-mode" -> bulkInsert = value.equals("bulk-insert");
                 default -> throw new IllegalArgumentException("Unknown argument " + args[i]);
             }
         }
@@ -70,6 +88,7 @@ public record JobSettings(
                     "Usage: --sink S --workload W --rows N --parallelism P --buckets B"
                             + " --checkpoint-interval-ms MS --dir DIR --phases ingest,...");
         }
-        return new JobSettings(sink, workload, rows, parallelism, buckets, interval, dir, phases);
+        return new JobSettings(
+                sink, workload, rows, parallelism, buckets, interval, dir, phases, bulkInsert);
     }
 }

@@ -66,6 +66,25 @@ public final class SinkTable {
         return options;
     }
 
+    /**
+     * The hint that makes a batch {@code INSERT} the sink's bulk insert: Weir's {@code write.mode}
+     * (its batch default anyway); Paimon has no separate mode (a batch write of a primary-key
+     * table, sorted and merged by its writers, is how it loads); Hudi's {@code bulk_insert}
+     * operation, shuffled by bucket, unsorted: its sort ({@code write.bulk_insert.sort_input})
+     * needs the code generator of {@code flink-table-planner}, which a Flink distribution keeps in
+     * {@code opt/} behind the planner loader (docs/benchmark.md).
+     */
+    public String bulkInsertHint() {
+        return switch (kind) {
+            case WEIR -> "/*+ OPTIONS('write.mode' = 'bulk-insert') */";
+            case HUDI ->
+                    "/*+ OPTIONS('write.operation' = 'bulk_insert',"
+                            + " 'write.bulk_insert.shuffle_input' = 'true',"
+                            + " 'write.bulk_insert.sort_input' = 'false') */";
+            case PAIMON, BLACKHOLE, BLACKHOLE117 -> "";
+        };
+    }
+
     /** The statements that make the table usable in a new TableEnvironment (idempotent). */
     List<String> declare() {
         String columns =

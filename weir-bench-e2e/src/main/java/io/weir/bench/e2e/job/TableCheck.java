@@ -22,7 +22,8 @@ final class TableCheck {
 
     static JsonLine verify(TableEnvironment batch, SinkTable table, JobSettings settings)
             throws Exception {
-        RowGenerator generator = new RowGenerator(settings.workload(), settings.rows());
+        RowGenerator generator =
+                new RowGenerator(settings.workload(), settings.rows(), settings.bulkInsert());
         ExpectedRows expected =
                 new ExpectedRows(generator, settings.rows(), settings.parallelism());
         BitSet seen = new BitSet();

@@ -22,6 +22,24 @@ class RowGeneratorTest {
     }
 
     @Test
+    void uniqueKeysAreAScatteredPermutationOfTheIndexes() {
+        RowGenerator generator = new RowGenerator(Workload.SCHEMA2, 10_007, true);
+        Set<Long> keys = new HashSet<>();
+        int inOrder = 0;
+        for (long i = 0; i < 10_007; i++) {
+            long key = generator.key(i);
+            assertThat(generator.row(i).getLong(0)).isEqualTo(key);
+            keys.add(key);
+            if (i > 0 && key == generator.key(i - 1) + 1) {
+                inOrder++;
+            }
+        }
+        assertThat(keys).hasSize(10_007).allMatch(k -> k >= 0 && k < 10_007);
+        assertThat(inOrder).as("not simply ascending").isLessThan(100);
+        assertThat(generator.keys()).isEqualTo(10_007);
+    }
+
+    @Test
     void schema1HasBenchmarkShapedValues() {
         RowGenerator generator = new RowGenerator(Workload.SCHEMA1, 100_000);
         Set<Long> keys = new HashSet<>();

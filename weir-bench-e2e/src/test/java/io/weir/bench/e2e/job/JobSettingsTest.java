@@ -24,6 +24,18 @@ class JobSettingsTest {
                         Path.of("/tmp/run"),
                         List.of(Phase.INGEST, Phase.COMPACT, Phase.VERIFY));
         assertThat(JobSettings.parse(settings.toArgs().toArray(new String[0]))).isEqualTo(settings);
+        JobSettings bulk =
+                new JobSettings(
+                        SinkKind.WEIR,
+                        Workload.SCHEMA1,
+                        1_000,
+                        2,
+                        4,
+                        10_000,
+                        Path.of("/tmp/run"),
+                        List.of(Phase.INGEST, Phase.VERIFY),
+                        true);
+        assertThat(JobSettings.parse(bulk.toArgs().toArray(new String[0]))).isEqualTo(bulk);
     }
 
     @Test
