@@ -16,7 +16,7 @@ import java.util.function.IntFunction;
  * Checks an incoming row and finds its file group, for every writer of a table ({@link
  * TableWriteImpl}, {@link BulkWriteImpl}): the kind byte, the arity, a null key; the bucket (key
  * hash modulo the bucket count, or the writer's append bucket); the partition id ({@link
- * PartitionResolver}; for time partitions two comparisons with a cached window, {@link
+ * PartitionResolver}; for time partitions one comparison with a cached window, {@link
  * TimePartitioner}) and how its derived time-partition columns are filled. Nothing is allocated per
  * row.
  */
@@ -143,7 +143,7 @@ final class RowRouter {
         if (time == null) {
             return partitioned ? partitions.resolve(row) : 0;
         } else if (timeOnly) {
-            return time.resolve(row); // a cached window: two comparisons
+            return time.resolve(row); // a cached window: one comparison
         }
         return partitions.resolve(row);
     }
