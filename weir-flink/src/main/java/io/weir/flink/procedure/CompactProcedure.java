@@ -22,8 +22,9 @@ import java.util.List;
  * parallelism])}: compacts the due file groups (or, with {@code compact_strategy => 'full'}, every
  * group with a log, as Paimon's argument of that name) as a bounded Flink job in the caller's
  * environment, which is how a cluster runs it from SQL. The same job as {@link CompactionJob};
- * returns one row: the groups compacted, the files they had, the bytes read and the commit made
- * (null if nothing was due).
+ * returns one row: the groups compacted, the files they had, the bytes read and the table's latest
+ * commit afterwards (the compaction's own unless ingestion committed meanwhile; null if nothing was
+ * due).
  */
 public final class CompactProcedure implements Procedure {
     static final String NAME = "compact";
