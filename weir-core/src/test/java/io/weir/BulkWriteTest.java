@@ -4,10 +4,8 @@ import io.weir.data.BinaryRowWriter;
 import io.weir.data.RowKind;
 import io.weir.exceptions.ValidationException;
 import io.weir.io.FileIO;
-import io.weir.io.FileStatus;
-import io.weir.io.InputFile;
-import io.weir.io.LocalFileIO;
 import io.weir.io.OutputFile;
+import io.weir.testing.ForwardingFileIO;
 import io.weir.testing.Rows;
 import io.weir.types.DataTypes;
 import io.weir.types.RowType;
@@ -25,6 +23,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -274,17 +273,11 @@ class BulkWriteTest {
     }
 
     /** Local files, except that creating a file the predicate selects fails. */
-    private static final class FailingIO implements FileIO {
-        private final FileIO local = new LocalFileIO();
-        private final java.util.function.Predicate<String> fail;
+    private static final class FailingIO extends ForwardingFileIO {
+        private final Predicate<String> fail;
 
-        FailingIO(java.util.function.Predicate<String> fail) {
+        FailingIO(Predicate<String> fail) {
             this.fail = fail;
-        }
-
-        @Override
-        public InputFile newInputFile(String path) {
-            return local.newInputFile(path);
         }
 
         @Override
@@ -292,37 +285,7 @@ class BulkWriteTest {
             if (fail.test(path)) {
                 throw new IllegalStateException("injected failure creating " + path);
             }
-            return local.newOutputFile(path);
-        }
-
-        @Override
-        public boolean exists(String path) throws IOException {
-            return local.exists(path);
-        }
-
-        @Override
-        public void delete(String path) throws IOException {
-            local.delete(path);
-        }
-
-        @Override
-        public List<FileStatus> list(String directory) throws IOException {
-            return local.list(directory);
-        }
-
-        @Override
-        public List<FileStatus> listRecursive(String directory) throws IOException {
-            return local.listRecursive(directory);
-        }
-
-        @Override
-        public boolean writeIfAbsent(String path, byte[] content) throws IOException {
-            return local.writeIfAbsent(path, content);
-        }
-
-        @Override
-        public void overwrite(String path, byte[] content) throws IOException {
-            local.overwrite(path, content);
+            return super.newOutputFile(path);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.weir.commit;
 
 import io.weir.io.InputFile;
+import io.weir.testing.ForwardingFileIO;
 
 import java.io.IOException;
 import java.util.ArrayList;

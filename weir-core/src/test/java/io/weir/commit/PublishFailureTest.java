@@ -5,6 +5,7 @@ import io.weir.DataFile;
 import io.weir.exceptions.CommitConflictException;
 import io.weir.exceptions.CommitStateUnknownException;
 import io.weir.io.LocalFileIO;
+import io.weir.testing.ForwardingFileIO;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,4 +1,4 @@
-package io.weir.commit;
+package io.weir.testing;
 
 import io.weir.io.FileIO;
 import io.weir.io.FileStatus;
@@ -10,7 +10,7 @@ import java.io.IOException;
 import java.util.List;
 
 /** A {@link FileIO} that delegates to {@link LocalFileIO}; tests override what they observe. */
-class ForwardingFileIO implements FileIO {
+public class ForwardingFileIO implements FileIO {
     private final FileIO delegate = new LocalFileIO();
 
     @Override
