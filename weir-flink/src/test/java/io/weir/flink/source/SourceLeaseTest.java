@@ -160,6 +160,9 @@ class SourceLeaseTest {
                         .leases(true)
                         .build();
         assertThat(collect(source)).hasSize(t.model.size());
+        assertThat(Path.of(t.location, "_weir", "consumers"))
+                .as("the lease was written")
+                .isDirectory();
         assertThat(leases(t.table)).isEmpty();
     }
 
@@ -171,7 +174,9 @@ class SourceLeaseTest {
         WeirSource source =
                 WeirSource.builder().location(t.location).consumerId("read-only").build();
         assertThat(collect(source)).hasSize(t.model.size());
-        assertThat(t.table.leases().list()).as("not even an ended lease was written").isEmpty();
+        assertThat(Path.of(t.location, "_weir", "consumers"))
+                .as("no lease was ever written")
+                .doesNotExist();
     }
 
     private static List<SnapshotLease> leases(Table table) {
