@@ -36,23 +36,40 @@ public final class FlinkRows {
 
     /**
      * Views Flink rows as Weir rows. A {@code BinaryRowData} in one heap segment is viewed in
-     * place; any other row is first written in binary form by Flink's own row serializer
-     * (specialised per field type, no reflection). The returned view is reused: valid until the
-     * next call.
+     * place; any other row is first written in binary form, by a {@link RowDataWriter} or (for wide
+     * decimals and fine timestamps) by Flink's own row serializer. The returned view is reused:
+     * valid until the next call.
      */
     public static final class ToWeir {
         private final BinaryRow view;
+        private final RowDataWriter writer;
         private final RowDataSerializer serializer;
         private byte[] copy = new byte[256];
 
         public ToWeir(RowType rowType) {
             checkByteOrder();
             this.view = new BinaryRow(rowType.getFieldCount());
-            this.serializer = new RowDataSerializer(rowType);
+            this.writer = RowDataWriter.forType(rowType);
+            this.serializer = writer == null ? new RowDataSerializer(rowType) : null;
         }
 
         public BinaryRow convert(RowData row) {
-            BinaryRowData binary = row instanceof BinaryRowData b ? b : serializer.toBinaryRow(row);
+            return view(binary(row));
+        }
+
+        /**
+         * The row in Flink's binary form: the row itself if it is a {@code BinaryRowData}, else
+         * written into a reused one (valid until the next call).
+         */
+        public BinaryRowData binary(RowData row) {
+            if (row instanceof BinaryRowData b) {
+                return b;
+            }
+            return writer != null ? writer.write(row) : serializer.toBinaryRow(row);
+        }
+
+        /** A Weir view of a binary row (reused: valid until the next call). */
+        public BinaryRow view(BinaryRowData binary) {
             MemorySegment[] segments = binary.getSegments();
             int size = binary.getSizeInBytes();
             if (segments.length == 1 && !segments[0].isOffHeap()) {

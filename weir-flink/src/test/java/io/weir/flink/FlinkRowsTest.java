@@ -79,7 +79,67 @@ class FlinkRowsTest {
     }
 
     @Test
-    void genericRowsAreConvertedThroughFlinksSerializer() {
+    void genericRowsAreWrittenAsFlinksWriterWritesThem() {
+        RowType compact =
+                RowType.of(
+                        "b", DataTypes.BOOLEAN(),
+                        "t", DataTypes.TINYINT(),
+                        "s", DataTypes.SMALLINT(),
+                        "i", DataTypes.INT(),
+                        "l", DataTypes.BIGINT(),
+                        "f", DataTypes.FLOAT(),
+                        "d", DataTypes.DOUBLE(),
+                        "dec", DataTypes.DECIMAL(10, 2),
+                        "str", DataTypes.STRING(),
+                        "bin", DataTypes.BYTES(),
+                        "date", DataTypes.DATE(),
+                        "time", DataTypes.TIME(3),
+                        "ts3", DataTypes.TIMESTAMP(3),
+                        "ltz3", DataTypes.TIMESTAMP_LTZ(3));
+        org.apache.flink.table.types.logical.RowType flinkType = FlinkTypes.toFlink(compact);
+        assertThat(RowDataWriter.forType(flinkType)).isNotNull();
+        // One converter for all rows: its reused buffer must not carry anything over.
+        FlinkRows.ToWeir toWeir = new FlinkRows.ToWeir(flinkType);
+        Random random = new Random(11);
+        for (int n = 0; n < 1000; n++) {
+            GenericRowData row = new GenericRowData(compact.size());
+            row.setRowKind(org.apache.flink.types.RowKind.values()[random.nextInt(4)]);
+            for (int i = 0; i < compact.size(); i++) {
+                if (random.nextInt(5) == 0) {
+                    continue; // null
+                }
+                Object value = toFlinkValue(randomValue(compact.type(i), random), compact.type(i));
+                if (value instanceof StringData str && random.nextBoolean()) {
+                    value = StringData.fromBytes(str.toBytes()); // already in binary form
+                }
+                row.setField(i, value);
+            }
+            BinaryRowData expected = new RowDataSerializer(flinkType).toBinaryRow(row);
+            BinaryRowData actual = toWeir.binary(row);
+            assertThat(hex(toWeir.view(actual)))
+                    .as("row %d", n)
+                    .isEqualTo(hex(new FlinkRows.ToWeir(flinkType).view(expected)));
+            assertThat(actual.getRowKind()).isEqualTo(row.getRowKind());
+        }
+    }
+
+    @Test
+    void rowsWithFineTimestampsOrWideDecimalsUseFlinksWriter() {
+        assertThat(RowDataWriter.forType(FlinkTypes.toFlink(TYPE))).isNull();
+        org.apache.flink.table.types.logical.RowType flinkType =
+                FlinkTypes.toFlink(
+                        RowType.of("id", DataTypes.BIGINT(), "ts", DataTypes.TIMESTAMP(9)));
+        BinaryRow row =
+                new FlinkRows.ToWeir(flinkType)
+                        .convert(
+                                GenericRowData.of(
+                                        3L, TimestampData.fromEpochMillis(1_000L, 999_999)));
+        assertThat(row.getLong(0)).isEqualTo(3L);
+        assertThat(row.getTimestamp(1, 9)).isEqualTo(new Timestamp(1_000L, 999_999));
+    }
+
+    @Test
+    void genericRowsAreConverted() {
         org.apache.flink.table.types.logical.RowType flinkType =
                 FlinkTypes.toFlink(RowType.of("id", DataTypes.BIGINT(), "s", DataTypes.STRING()));
         FlinkRows.ToWeir toWeir = new FlinkRows.ToWeir(flinkType);

@@ -24,12 +24,14 @@ import java.util.concurrent.Callable;
         description = {
             "Ingests generated rows into a sink with Flink, in a child JVM of its own, and prints"
                     + " one JSON line of figures (docs/benchmark.md).",
-            "  weir bench --sink weir|paimon|hudi|blackhole|blackhole117 --schema 1|2|3|4"
+            "  weir bench --sink weir|paimon|hudi|blackhole|shuffle|blackhole117 --schema 1|2|3|4"
                     + " [--rows N]",
             "  weir bench --all [--rows-scale F] [--repeat R]   (writes BENCHMARKS.md)"
         })
 public final class BenchCommand implements Callable<Integer> {
-    @Option(names = "--sink", description = "weir, paimon, hudi, blackhole or blackhole117")
+    @Option(
+            names = "--sink",
+            description = "weir, paimon, hudi, blackhole, shuffle or blackhole117")
     String sink;
 
     @Option(names = "--schema", description = "1, 2, 3 or 4 (schema1 ... schema4)")

@@ -110,7 +110,7 @@ final class ReportWriter {
                             m.runs(),
                             m.failed() > 0 ? " (" + m.failed() + " failed)" : "",
                             number(m.rowsPerSecond(), "%,.0f"),
-                            m.sink().writesTable()
+                            !m.sink().isCeiling()
                                     ? (relative ? number(100 * m.shareOf(ceiling), "%.0f %%") : "–")
                                     : "(ceiling)",
                             number(m.cpuSeconds(), "%.1f"),
@@ -312,6 +312,7 @@ final class ReportWriter {
             case PAIMON -> "Paimon 1.3.1";
             case HUDI -> "Hudi 0.14.0";
             case BLACKHOLE -> "blackhole";
+            case SHUFFLE -> "bucket shuffle";
             case BLACKHOLE117 -> "blackhole (Flink 1.17)";
         };
     }

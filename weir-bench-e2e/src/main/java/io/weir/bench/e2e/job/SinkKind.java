@@ -10,6 +10,10 @@ import java.util.stream.Stream;
  */
 public enum SinkKind {
     BLACKHOLE("Flink blackhole (Flink 1.20.3)", "1.20.3", List.of()),
+    SHUFFLE(
+            "bucket shuffle into a discarding sink (Flink 1.20.3; weir-bench-shuffle)",
+            "1.20.3",
+            List.of()),
     WEIR("Weir 0.1.0-SNAPSHOT (weir-flink connector jar)", "1.20.3", List.of("weir")),
     PAIMON(
             "Apache Paimon 1.3.1 (paimon-flink-1.20 + hadoop-client-api/-runtime 3.3.6)",
@@ -31,7 +35,10 @@ public enum SinkKind {
         this.connectorLibs = connectorLibs;
     }
 
-    /** {@code weir}, {@code paimon}, {@code hudi}, {@code blackhole}, {@code blackhole117}. */
+    /**
+     * {@code weir}, {@code paimon}, {@code hudi}, {@code blackhole}, {@code shuffle}, {@code
+     * blackhole117}.
+     */
     public String id() {
         return name().toLowerCase(Locale.ROOT);
     }
@@ -56,7 +63,12 @@ public enum SinkKind {
 
     /** Whether the sink writes a table (that can be read back, compacted and measured). */
     public boolean writesTable() {
-        return this != BLACKHOLE && this != BLACKHOLE117;
+        return !isCeiling() && this != SHUFFLE;
+    }
+
+    /** Whether this is a blackhole: the ceiling that the other sinks are measured against. */
+    public boolean isCeiling() {
+        return this == BLACKHOLE || this == BLACKHOLE117;
     }
 
     /** The blackhole run on the same Flink: the ceiling this sink's figures are relative to. */
@@ -73,6 +85,6 @@ public enum SinkKind {
         throw new IllegalArgumentException(
                 "Unknown sink '"
                         + text
-                        + "': expected weir, paimon, hudi, blackhole or blackhole117");
+                        + "': expected weir, paimon, hudi, blackhole, shuffle or blackhole117");
     }
 }

@@ -62,6 +62,10 @@ public final class SinkTable {
                 options.put("write.tasks", String.valueOf(parallelism));
             }
             case BLACKHOLE, BLACKHOLE117 -> options.put("connector", "blackhole");
+            case SHUFFLE -> {
+                options.put("connector", "weir-bench-shuffle");
+                options.put("buckets", String.valueOf(buckets));
+            }
         }
         return options;
     }
@@ -81,7 +85,7 @@ public final class SinkTable {
                     "/*+ OPTIONS('write.operation' = 'bulk_insert',"
                             + " 'write.bulk_insert.shuffle_input' = 'true',"
                             + " 'write.bulk_insert.sort_input' = 'false') */";
-            case PAIMON, BLACKHOLE, BLACKHOLE117 -> "";
+            case PAIMON, BLACKHOLE, SHUFFLE, BLACKHOLE117 -> "";
         };
     }
 
@@ -109,7 +113,7 @@ public final class SinkTable {
                                     + warehouse().toUri()
                                     + "')",
                             create);
-            case HUDI, BLACKHOLE, BLACKHOLE117 -> List.of(create);
+            case HUDI, BLACKHOLE, SHUFFLE, BLACKHOLE117 -> List.of(create);
         };
     }
 
@@ -118,16 +122,17 @@ public final class SinkTable {
         return switch (kind) {
             case WEIR -> "weir.`default`." + NAME;
             case PAIMON -> "paimon.`default`." + NAME;
-            case HUDI, BLACKHOLE, BLACKHOLE117 -> "default_catalog.default_database." + NAME;
+            case HUDI, BLACKHOLE, SHUFFLE, BLACKHOLE117 ->
+                    "default_catalog.default_database." + NAME;
         };
     }
 
-    /** The table's directory, or null for a blackhole. */
+    /** The table's directory, or null for a blackhole or the shuffle. */
     public Path tableDir() {
         return switch (kind) {
             case WEIR, PAIMON -> warehouse().resolve("default.db").resolve(NAME);
             case HUDI -> dir.resolve(NAME);
-            case BLACKHOLE, BLACKHOLE117 -> null;
+            case BLACKHOLE, SHUFFLE, BLACKHOLE117 -> null;
         };
     }
 

@@ -49,8 +49,9 @@ final class TableCompaction {
                             "1",
                             "--compaction-tasks",
                             parallelism);
-            case BLACKHOLE, BLACKHOLE117 ->
-                    throw new IllegalArgumentException("A blackhole has nothing to compact");
+            case BLACKHOLE, SHUFFLE, BLACKHOLE117 ->
+                    throw new IllegalArgumentException(
+                            table.kind().id() + " writes no table: nothing to compact");
         }
     }
 

@@ -10,6 +10,7 @@ import org.apache.flink.runtime.plugable.SerializationDelegate;
 import org.apache.flink.streaming.runtime.partitioner.StreamPartitioner;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
@@ -20,9 +21,10 @@ import org.apache.flink.table.types.logical.RowType;
  * <p>The channel is {@link #channel}: the buckets of one partition go to consecutive writers,
  * starting at one that the partition's hash picks, so a partition's buckets spread evenly over the
  * writers and different partitions start at different writers. Per row the work is a zero-copy view
- * of the row (for a {@code BinaryRowData}) and two hashes on its bytes; no allocation. The writer
- * hashes the key again for its own index: cheaper than shipping the bucket in a wrapper type with
- * its own serializer.
+ * of the row and two hashes on its bytes; no allocation. A row that is not yet binary is converted
+ * once, here, and the record then carries the binary row on to the record writer's serializer. The
+ * writer hashes the key again for its own index: cheaper than shipping the bucket in a wrapper type
+ * with its own serializer.
  */
 public final class BucketPartitioner extends StreamPartitioner<RowData> {
     private static final long serialVersionUID = 1L;
@@ -63,7 +65,15 @@ public final class BucketPartitioner extends StreamPartitioner<RowData> {
         if (toWeir == null) {
             init();
         }
-        BinaryRow row = toWeir.convert(record.getInstance().getValue());
+        StreamRecord<RowData> element = record.getInstance();
+        RowData value = element.getValue();
+        BinaryRowData binary = toWeir.binary(value);
+        if (binary != value) {
+            // The record writer serializes this record right after it asks for the channel. Given
+            // the binary form (the same row), it copies bytes instead of converting the row again.
+            element.replace(binary);
+        }
+        BinaryRow row = toWeir.view(binary);
         int hash = partitionHash.hash(row, weirType);
         return channel(hash, key.bucket(row, buckets), numberOfChannels);
     }

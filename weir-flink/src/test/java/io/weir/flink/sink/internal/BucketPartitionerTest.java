@@ -10,6 +10,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.RowType;
@@ -87,6 +88,38 @@ class BucketPartitionerTest {
         }
         assertThat(channelOf).hasSize(12);
         assertThat(used).containsExactlyInAnyOrder(0, 1, 2);
+    }
+
+    /**
+     * A row that is not binary leaves the partitioner in binary form (the record writer then
+     * serializes its bytes instead of converting it again): same kind, same bytes as Flink's
+     * conversion, same timestamp. A binary row is left as it is.
+     */
+    @Test
+    void theRecordCarriesTheBinaryRowToTheSerializer() {
+        BucketPartitioner partitioner = new BucketPartitioner(TYPE, new int[] {0}, new int[0], 4);
+        partitioner.setup(2);
+        SerializationDelegate<StreamRecord<RowData>> delegate = new SerializationDelegate<>(null);
+        GenericRowData generic =
+                GenericRowData.ofKind(
+                        org.apache.flink.types.RowKind.UPDATE_AFTER,
+                        42L,
+                        StringData.fromString("a value longer than seven bytes"),
+                        null);
+        StreamRecord<RowData> record = new StreamRecord<>(generic, 1234L);
+        delegate.setInstance(record);
+        partitioner.selectChannel(delegate);
+        BinaryRowData expected = new RowDataSerializer(TYPE).toBinaryRow(generic);
+        assertThat(record.getValue()).isInstanceOf(BinaryRowData.class).isEqualTo(expected);
+        assertThat(record.getValue().getRowKind())
+                .isEqualTo(org.apache.flink.types.RowKind.UPDATE_AFTER);
+        assertThat(record.getTimestamp()).isEqualTo(1234L);
+
+        BinaryRowData binary = expected.copy();
+        StreamRecord<RowData> binaryRecord = new StreamRecord<>(binary);
+        delegate.setInstance(binaryRecord);
+        partitioner.selectChannel(delegate);
+        assertThat(binaryRecord.getValue()).isSameAs(binary);
     }
 
     /**
