@@ -14,6 +14,7 @@ import io.weir.types.RowType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /** An immutable {@link TableScan}: each setter returns a new scan. */
 final class BaseTableScan implements TableScan {
@@ -135,15 +136,29 @@ final class BaseTableScan implements TableScan {
     @Override
     public RowReader open(ScanTask task) {
         RowType rowType = table.schema().rowType();
+        int[] projection = projection(rowType, columns, table.location());
+        BoundExpression bound = filter.bind(rowType);
+        if (projection != null
+                && bound.isAlwaysTrue()
+                && IntStream.of(projection).distinct().count() == projection.length) {
+            // A group that is one base file is read column by column: only the selected columns
+            // (none for COUNT(*)), and no merge.
+            RowReader base =
+                    FileGroupReader.openBaseOnly(
+                            table.io(),
+                            table.location(),
+                            table.metadata(),
+                            task.files(),
+                            projection);
+            if (base != null) {
+                return new FilterProjectReader(
+                        base, rowType.project(projection), null, null, RowKind.INSERT);
+            }
+        }
         RowReader merged =
                 FileGroupReader.open(
                         table.io(), table.location(), table.metadata(), task.files(), false);
-        return new FilterProjectReader(
-                merged,
-                rowType,
-                filter.bind(rowType),
-                projection(rowType, columns, table.location()),
-                RowKind.INSERT);
+        return new FilterProjectReader(merged, rowType, bound, projection, RowKind.INSERT);
     }
 
     /** Positions of the selected columns, or null for all; unknown columns fail naming them. */

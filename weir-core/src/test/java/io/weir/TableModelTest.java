@@ -6,6 +6,7 @@ import io.weir.data.KeyFields;
 import io.weir.data.RowKind;
 import io.weir.expressions.Expression;
 import io.weir.expressions.Expressions;
+import io.weir.read.RowReader;
 import io.weir.testing.Rows;
 import io.weir.types.DataTypes;
 import io.weir.types.RowType;
@@ -118,6 +119,24 @@ class TableModelTest {
             assertThat(read(table.newScan()))
                     .as("commit %d", history.size() - 1)
                     .isEqualTo(rows(model));
+            // Projections, also of no column (COUNT(*)): groups that are one base file are read
+            // column by column, the others merged.
+            TableScan projected = table.newScan().select("v", "id");
+            assertThat(sortedByString(Rows.readAll(projected.rows(), projected.readType(), false)))
+                    .as("v, id at commit %d", history.size() - 1)
+                    .isEqualTo(
+                            sortedByString(
+                                    model.values().stream()
+                                            .map(r -> Arrays.asList(r.get(3), r.get(0)))
+                                            .toList()));
+            long count = 0;
+            try (RowReader reader = table.newScan().select(List.of()).rows()) {
+                while (reader.next()) {
+                    assertThat(reader.row().arity()).isZero();
+                    count++;
+                }
+            }
+            assertThat(count).as("count at commit %d", history.size() - 1).isEqualTo(model.size());
         }
 
         // The run exercised what it claims to: compactions, overwrites, and spills (a commit

@@ -11,6 +11,7 @@ import io.weir.types.RowType;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.stream.IntStream;
 
 /** Opens data files of a table as {@link RowReader}s of full table rows. */
 public final class DataFileReaders {
@@ -44,11 +45,31 @@ public final class DataFileReaders {
         return location.endsWith("/") ? location + relative : location + "/" + relative;
     }
 
+    /**
+     * Opens a base file reading only the fields at {@code projection} of {@code rowType}: its rows
+     * are of type {@code rowType.project(projection)}.
+     */
+    public static RowReader openBase(
+            FileIO io, String location, DataFile file, RowType rowType, int[] projection) {
+        return base(io, join(location, file.path()), location, file, rowType, projection);
+    }
+
     private static RowReader base(
             FileIO io, String path, String location, DataFile file, RowType rowType) {
+        return base(
+                io, path, location, file, rowType, IntStream.range(0, rowType.size()).toArray());
+    }
+
+    private static RowReader base(
+            FileIO io,
+            String path,
+            String location,
+            DataFile file,
+            RowType rowType,
+            int[] projection) {
         BaseFileReader reader;
         try {
-            reader = new BaseFileReader(io.newInputFile(path), rowType);
+            reader = new BaseFileReader(io.newInputFile(path), rowType, projection);
         } catch (UncheckedIOException e) {
             if (e.getCause() instanceof FileNotFoundException) {
                 throw missing(location, file, e);

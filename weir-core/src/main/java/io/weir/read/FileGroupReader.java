@@ -45,16 +45,7 @@ public final class FileGroupReader {
         RowType rowType = schema.rowType();
         List<DataFile> ordered = new ArrayList<>(files);
         ordered.sort(READ_ORDER);
-        for (DataFile f : ordered) {
-            ValidationException.check(
-                    f.schemaId() == metadata.schemaId(),
-                    "Cannot read file %s of table %s: it was written with schema %s, the table has"
-                            + " schema %s, and schema evolution is not supported yet",
-                    f.path(),
-                    location,
-                    f.schemaId(),
-                    metadata.schemaId());
-        }
+        ordered.forEach(f -> checkSchema(f, metadata, location));
         List<RowReader> sources = new ArrayList<>(ordered.size());
         try {
             for (DataFile f : ordered) {
@@ -70,6 +61,38 @@ public final class FileGroupReader {
         KeyFields key = KeyFields.of(rowType, schema.primaryKeyPositions());
         return new SortedMergeReader(
                 sources, rowType.size(), key, sequenceField(metadata), keepDeletes);
+    }
+
+    /**
+     * Reads a file group's rows projected onto {@code projection} without merging, when the group
+     * is a single base file: a base file holds the group's live rows (unique keys in ascending
+     * order, no deletes), so only the projected columns need reading. Returns null for any other
+     * group, which needs {@link #open}.
+     */
+    public static RowReader openBaseOnly(
+            FileIO io,
+            String location,
+            TableMetadata metadata,
+            List<DataFile> files,
+            int[] projection) {
+        if (files.size() != 1 || files.get(0).kind() != FileKind.BASE) {
+            return null;
+        }
+        DataFile base = files.get(0);
+        checkSchema(base, metadata, location);
+        return DataFileReaders.openBase(
+                io, location, base, metadata.schema().rowType(), projection);
+    }
+
+    private static void checkSchema(DataFile f, TableMetadata metadata, String location) {
+        ValidationException.check(
+                f.schemaId() == metadata.schemaId(),
+                "Cannot read file %s of table %s: it was written with schema %s, the table has"
+                        + " schema %s, and schema evolution is not supported yet",
+                f.path(),
+                location,
+                f.schemaId(),
+                metadata.schemaId());
     }
 
     /** The table's {@code sequence.field} as a one-field key, or null. */
