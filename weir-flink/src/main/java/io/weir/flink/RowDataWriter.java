@@ -21,8 +21,8 @@ import org.apache.flink.table.types.logical.RowType;
  * megamorphic calls. Here a field costs one switch on a precomputed code and one typed read.
  *
  * <p>Only types whose binary form is a fixed slot or plain bytes are written here (compact decimals
- * and timestamps included); {@link #supports} says whether a row type qualifies. The bytes are
- * those of Flink's writer (FlinkRowsTest compares them).
+ * and timestamps included); {@link #forType} returns null for a row type with any other. The bytes
+ * are those of Flink's writer (FlinkRowsTest compares them).
  */
 final class RowDataWriter {
     private static final int BOOLEAN = 0;
