@@ -25,6 +25,8 @@ import java.util.Arrays;
  * <p>No allocation per record, on append or on iteration. Single-threaded, like its pool.
  */
 public final class SortBuffer {
+    private static final byte[] NO_PAGE = new byte[0];
+
     private final MemoryPool pool;
     private final KeyFields key;
     private final SortIndex index;
@@ -34,7 +36,10 @@ public final class SortBuffer {
     private byte[][] dataPages = new byte[16][];
 
     private int dataPageCount;
-    private byte[] current;
+
+    /** The page rows are appended to; an empty array before the first, so that nothing fits. */
+    private byte[] current = NO_PAGE;
+
     private int position;
     private long memoryUsed;
     private boolean sorted = true;
@@ -61,24 +66,12 @@ public final class SortBuffer {
      *     (it needs more pages than {@link MemoryPool#maxPages()}); flushing would not help
      */
     public boolean append(int partitionId, int bucket, BinaryRow row) {
-        if ((partitionId | bucket) < 0) {
-            throw new IllegalArgumentException(
-                    "Invalid partition id " + partitionId + " or bucket " + bucket);
-        }
         int length = row.sizeInBytes();
-        boolean fits = current != null && length <= current.length - position;
-        int dataPagesNeeded = fits ? 0 : pool.pagesFor(length);
-        int pagesNeeded = dataPagesNeeded + (index.hasRoom() ? 0 : 1);
-        if (pagesNeeded > pool.freePages()) {
-            checkCanEverFit(length);
+        // One test for every rare case (bad ids, page full, index page full), so the compiled
+        // caller has a single cold branch here rather than one deoptimisation per case.
+        if ((partitionId | bucket | (current.length - position - length) | index.room() - 1) < 0
+                && !makeRoom(partitionId, bucket, length)) {
             return false;
-        }
-        if (!fits) {
-            addDataPage(dataPagesNeeded == 1 ? pool.allocate() : pool.allocateLarge(length));
-        }
-        if (!index.hasRoom()) {
-            index.addPage(pool.allocate());
-            memoryUsed += pool.pageSize();
         }
         System.arraycopy(row.bytes(), row.offset(), current, position, length);
         long prefix = key == null ? 0L : key.normalizedPrefix(row);
@@ -86,6 +79,31 @@ public final class SortBuffer {
         index.add(group, prefix, ((long) (dataPageCount - 1) << 32) | position, length);
         position += length;
         sorted = false;
+        return true;
+    }
+
+    /**
+     * Takes the pages a row of {@code length} bytes and its entry need; false if the pool can't.
+     */
+    private boolean makeRoom(int partitionId, int bucket, int length) {
+        if ((partitionId | bucket) < 0) {
+            throw new IllegalArgumentException(
+                    "Invalid partition id " + partitionId + " or bucket " + bucket);
+        }
+        boolean fits = current != NO_PAGE && length <= current.length - position;
+        int dataPagesNeeded = fits ? 0 : pool.pagesFor(length);
+        int indexPagesNeeded = index.room() > 0 ? 0 : 1;
+        if (dataPagesNeeded + indexPagesNeeded > pool.freePages()) {
+            checkCanEverFit(length);
+            return false;
+        }
+        if (!fits) {
+            addDataPage(dataPagesNeeded == 1 ? pool.allocate() : pool.allocateLarge(length));
+        }
+        if (indexPagesNeeded > 0) {
+            index.addPage(pool.allocate());
+            memoryUsed += pool.pageSize();
+        }
         return true;
     }
 
@@ -112,7 +130,7 @@ public final class SortBuffer {
         index.clear();
         cursor.reset(null);
         dataPageCount = 0;
-        current = null;
+        current = NO_PAGE;
         position = 0;
         memoryUsed = 0;
         sorted = true;

@@ -43,6 +43,7 @@ final class SortIndex {
 
     private byte[][] pages = new byte[16][];
     private int pageCount;
+    private int capacity;
     private int size;
     private byte[][] dataPages;
 
@@ -64,9 +65,9 @@ final class SortIndex {
         return size;
     }
 
-    /** Whether one more entry fits in the pages held, without a new page. */
-    boolean hasRoom() {
-        return size < ((long) pageCount << entryShift);
+    /** How many more entries fit in the pages held, without a new page. */
+    int room() {
+        return capacity - size;
     }
 
     void addPage(byte[] page) {
@@ -74,9 +75,10 @@ final class SortIndex {
             pages = Arrays.copyOf(pages, 2 * pageCount);
         }
         pages[pageCount++] = page;
+        capacity = (int) Math.min(Integer.MAX_VALUE, (long) pageCount << entryShift);
     }
 
-    /** Appends an entry; {@link #hasRoom()} must hold. */
+    /** Appends an entry; {@link #room()} must be positive. */
     void add(long group, long prefix, long pointer, int length) {
         byte[] page = pages[size >>> entryShift];
         int at = (size & entryMask) << ENTRY_SHIFT_BYTES;
@@ -118,6 +120,7 @@ final class SortIndex {
             pages[i] = null;
         }
         pageCount = 0;
+        capacity = 0;
         size = 0;
         dataPages = null;
     }

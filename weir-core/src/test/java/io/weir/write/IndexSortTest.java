@@ -45,7 +45,7 @@ class IndexSortTest {
                         default -> 7L;
                     };
             long pointer = ((long) (order.get(i) / 100) << 32) | (order.get(i) % 100) * 8;
-            if (!index.hasRoom()) {
+            if (index.room() == 0) {
                 index.addPage(pool.allocate());
             }
             index.add(group, prefix, pointer, 8);
