@@ -57,7 +57,14 @@ public final class BaseFileWriter {
     private final RowWriteSupport writeSupport;
     private final ParquetCodecs codecs = new ParquetCodecs();
     private final ParquetFiles.Output output;
-    private final ParquetWriter<BinaryRow> writer;
+    private final BaseFileWriteOptions options;
+
+    /** The first rows, until the writer is opened; then null. */
+    private DictionarySample sample;
+
+    /** Null until the sample is full (or the file is closed). */
+    private ParquetWriter<BinaryRow> writer;
+
     private BinaryRow firstRow;
     private final BinaryRow lastRow;
     private byte[] lastRowBytes = new byte[0];
@@ -81,26 +88,46 @@ public final class BaseFileWriter {
         this.key = keyPositions.length == 0 ? null : KeyFields.of(rowType, keyPositions);
         this.lastRow = new BinaryRow(rowType.size());
         this.writeSupport = new RowWriteSupport(rowType, footerMetadata(rowType, keyPositions));
+        this.options = options;
+        this.sample = new DictionarySample(rowType, options.pageSize());
         this.output = ParquetFiles.output(file);
         try {
-            this.writer =
-                    new Builder(output, writeSupport)
-                            .withConf(new PlainParquetConfiguration())
-                            .withCodecFactory(codecs)
-                            .withCompressionCodec(ParquetCodecs.codecName(options.compression()))
-                            .withWriteMode(ParquetFileWriter.Mode.CREATE)
-                            .withRowGroupSize(options.rowGroupSize())
-                            .withPageSize(options.pageSize())
-                            .withDictionaryPageSize(options.pageSize())
-                            .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
-                            .withPageWriteChecksumEnabled(true)
-                            .withValidation(false)
-                            .build();
+            output.open();
         } catch (IOException e) {
             codecs.release();
-            output.closeQuietly();
             throw new UncheckedIOException("Cannot create base file " + path, e);
         }
+    }
+
+    /**
+     * Opens the Parquet writer, with a dictionary for the columns the sample leaves to it, and
+     * writes the sampled rows.
+     */
+    private void openWriter() throws IOException {
+        Builder builder =
+                new Builder(output, writeSupport)
+                        .withConf(new PlainParquetConfiguration())
+                        .withCodecFactory(codecs)
+                        .withCompressionCodec(ParquetCodecs.codecName(options.compression()))
+                        .withWriteMode(ParquetFileWriter.Mode.CREATE)
+                        .withRowGroupSize(options.rowGroupSize())
+                        .withPageSize(options.pageSize())
+                        .withDictionaryPageSize(options.pageSize())
+                        .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
+                        .withPageWriteChecksumEnabled(true)
+                        .withValidation(false);
+        boolean[] plain = sample.plainColumns();
+        for (int c = 0; c < plain.length; c++) {
+            if (plain[c]) {
+                builder.withDictionaryEncoding(rowType.field(c).name(), false);
+            }
+        }
+        writer = builder.build();
+        BinaryRow row = new BinaryRow(rowType.size());
+        for (int r = 0; r < sample.rowCount(); r++) {
+            writer.write(sample.pointTo(row, r));
+        }
+        sample = null;
     }
 
     private static int[] keyPositions(Schema schema, RowType rowType) {
@@ -143,7 +170,7 @@ public final class BaseFileWriter {
 
     /** The bytes written plus those buffered for the current row group: for rolling files. */
     public long estimatedSize() {
-        return writer.getDataSize();
+        return writer == null ? sample.size() : writer.getDataSize();
     }
 
     /** Appends a row; the row may be reused by the caller as soon as this returns. */
@@ -169,7 +196,11 @@ public final class BaseFileWriter {
             checkAndRememberKey(row);
         }
         try {
-            writer.write(row);
+            if (writer != null) {
+                writer.write(row);
+            } else if (sample.add(row)) {
+                openWriter();
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot write base file " + path, e);
         }
@@ -211,6 +242,9 @@ public final class BaseFileWriter {
         }
         closed = true;
         try {
+            if (writer == null) {
+                openWriter();
+            }
             writer.close();
         } catch (IOException e) {
             output.closeQuietly();

@@ -61,9 +61,16 @@ final class ParquetFiles {
             this.file = file;
         }
 
+        /** Creates the file, before parquet-java asks for it, so that a failure shows early. */
+        void open() throws IOException {
+            stream = file.create();
+        }
+
         @Override
         public PositionOutputStream create(long blockSizeHint) throws IOException {
-            stream = file.create();
+            if (stream == null) {
+                open();
+            }
             return new OutputStreamAdapter();
         }
 

@@ -102,8 +102,7 @@ public final class FileCommitLog implements CommitLog {
                             + ")");
         }
         FileCommitLog log = new FileCommitLog(files, clock, first);
-        long latest = log.loader.findLatest(0);
-        log.current = log.loader.load(latest);
+        log.current = log.loadLatest(log.loader.findLatest(0));
         return log;
     }
 
@@ -141,10 +140,29 @@ public final class FileCommitLog implements CommitLog {
             next = farBehind ? loader.load(latest) : loader.replay(cur, latest);
         } catch (SnapshotExpiredException e) {
             // Commits after ours expired meanwhile: start from a checkpoint instead.
-            next = loader.load(latest);
+            next = loadLatest(latest);
         }
         current = next;
         return next;
+    }
+
+    /**
+     * The state as of commit {@code latest}, or of a later one if, while it was being read, newer
+     * commits and an expiry passed it: a writer can commit and expire between our finding the
+     * latest commit and reading it, but it cannot expire its own latest commit.
+     */
+    private TableState loadLatest(long latest) {
+        while (true) {
+            try {
+                return loader.load(latest);
+            } catch (SnapshotExpiredException e) {
+                long newer = loader.findLatest(latest);
+                if (newer <= latest) {
+                    throw e;
+                }
+                latest = newer;
+            }
+        }
     }
 
     @Override

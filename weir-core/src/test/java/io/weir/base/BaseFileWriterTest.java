@@ -10,6 +10,9 @@ import io.weir.types.DataTypes;
 import io.weir.types.Field;
 import io.weir.types.RowType;
 
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.io.LocalInputFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -180,6 +183,58 @@ class BaseFileWriterTest {
             assertThat(reader.row().getTimestamp(1, 9)).isEqualTo(ok);
             assertThat(reader.row().isNullAt(2)).isTrue();
             assertThat(reader.next()).isFalse();
+        }
+    }
+
+    @Test
+    void dictionaryOnlyForColumnsOfFewDistinctValuesAcrossAndPastTheSample() throws Exception {
+        // k and n: all distinct; v: 100 values and nulls
+        int rows = DictionarySample.MAX_ROWS + 2_345;
+        Path file = dir.resolve("d.parquet");
+        BaseFileWriter writer = newWriter("d.parquet");
+        for (int i = 0; i < rows; i++) {
+            writer.write(row(String.format("key-%06d", i), i % 7 == 0 ? null : i % 100, i * 31));
+        }
+        assertThatThrownBy(() -> writer.write(row("0", 0, 0)))
+                .hasMessageContaining("strictly ascending");
+        assertThat(writer.close().recordCount()).isEqualTo(rows);
+
+        try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
+            List<ColumnChunkMetaData> columns = reader.getFooter().getBlocks().get(0).getColumns();
+            assertThat(columns)
+                    .extracting(ColumnChunkMetaData::hasDictionaryPage)
+                    .containsExactly(false, true, false);
+        }
+        try (BaseFileReader reader =
+                new BaseFileReader(io.newInputFile(file.toString()), schema.rowType())) {
+            for (int i = 0; i < rows; i++) {
+                assertThat(reader.next()).isTrue();
+                assertThat(reader.row())
+                        .isEqualTo(
+                                row(
+                                        String.format("key-%06d", i),
+                                        i % 7 == 0 ? null : i % 100,
+                                        i * 31));
+            }
+            assertThat(reader.next()).isFalse();
+        }
+    }
+
+    @Test
+    void aFileSmallerThanTheSampleDecidesAtClose() throws Exception {
+        Path file = dir.resolve("s.parquet");
+        BaseFileWriter writer = newWriter("s.parquet");
+        for (int i = 0; i < 1000; i++) {
+            writer.write(row(String.format("key-%06d", i), 7, i));
+        }
+        assertThat(writer.estimatedSize()).isPositive();
+        writer.close();
+        try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
+            List<ColumnChunkMetaData> columns = reader.getFooter().getBlocks().get(0).getColumns();
+            assertThat(columns)
+                    .extracting(ColumnChunkMetaData::hasDictionaryPage)
+                    .containsExactly(false, true, false);
+            assertThat(reader.getFooter().getBlocks().get(0).getRowCount()).isEqualTo(1000);
         }
     }
 

@@ -207,6 +207,72 @@ class ExpiredMetadataTest {
                 .hasMessageContaining("format-version");
     }
 
+    @Test
+    void aRefreshThatAnExpiryOvertakesLoadsTheNewerLatestCommit() throws Exception {
+        FileCommitLog writer = create(4, 5);
+        ExpiringOnRead io = new ExpiringOnRead(writer);
+        FileCommitLog reader = FileCommitLog.load(io, location(), clock);
+        assertThat(reader.current().commitId()).isEqualTo(5);
+        for (int i = 0; i < 3; i++) {
+            writer.commit(CommitRequest.append(List.of(TestDataFiles.log("e", i))));
+        }
+
+        // The reader finds commit 8 the latest; while it reads commit 6, the writer commits 9 and
+        // 10 and expires everything before 10.
+        io.armAt("00000000000000000006.json");
+        assertThat(reader.refresh()).isEqualTo(writer.current());
+        assertThat(reader.current().commitId()).isEqualTo(10);
+        assertThat(io.fired).isTrue();
+    }
+
+    @Test
+    void aLoadThatAnExpiryOvertakesLoadsTheNewerLatestCommit() throws Exception {
+        FileCommitLog writer = create(4, 7);
+        ExpiringOnRead io = new ExpiringOnRead(writer);
+        // Loading commit 7 reads checkpoint 4, then commits 5 to 7.
+        io.armAt("00000000000000000005.json");
+        FileCommitLog reader = FileCommitLog.load(io, location(), clock);
+        assertThat(io.fired).isTrue();
+        assertThat(reader.current()).isEqualTo(writer.current());
+        assertThat(reader.current().commitId()).isEqualTo(9);
+    }
+
+    /**
+     * Reading a commit file whose name ends as armed first makes the writer commit twice and expire
+     * every commit before its new latest one, once.
+     */
+    private final class ExpiringOnRead extends io.weir.testing.ForwardingFileIO {
+        private final FileCommitLog writer;
+        private String armed;
+        boolean fired;
+
+        ExpiringOnRead(FileCommitLog writer) {
+            this.writer = writer;
+        }
+
+        void armAt(String fileName) {
+            armed = "/commits/" + fileName;
+        }
+
+        @Override
+        public byte[] readAllBytes(String path) throws java.io.IOException {
+            if (armed != null && path.endsWith(armed)) {
+                armed = null;
+                fired = true;
+                try {
+                    for (int i = 0; i < 2; i++) {
+                        clock.advance(1_000);
+                        writer.commit(CommitRequest.append(List.of(TestDataFiles.log("x", i))));
+                    }
+                    expireBefore(writer, writer.current().commitId());
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            return super.readAllBytes(path);
+        }
+    }
+
     private static List<Long> range(long from, long to) {
         return java.util.stream.LongStream.rangeClosed(from, to).boxed().toList();
     }

@@ -43,6 +43,8 @@ public final class SinkTable {
             case WEIR -> {
                 options.put("bucket", String.valueOf(buckets));
                 options.put("write-only", "true");
+                // Paimon's compression class (Weir's default is zstd); its log files are LZ4.
+                options.put("file.compression", "snappy");
             }
             case PAIMON -> {
                 options.put("bucket", String.valueOf(buckets));

@@ -16,7 +16,10 @@ class SinkTableTest {
     void weirWritesABucketedTableWithoutCompaction() {
         SinkTable table = new SinkTable(SinkKind.WEIR, Workload.SCHEMA1, DIR, 2, 4);
         assertThat(table.options())
-                .containsExactly(entry("bucket", "4"), entry("write-only", "true"));
+                .containsExactly(
+                        entry("bucket", "4"),
+                        entry("write-only", "true"),
+                        entry("file.compression", "snappy"));
         assertThat(table.declare().get(0)).contains("'type' = 'weir'", "/bench/run/warehouse");
         assertThat(table.declare().get(1))
                 .startsWith("CREATE TABLE IF NOT EXISTS weir.`default`.bench (item_id BIGINT")

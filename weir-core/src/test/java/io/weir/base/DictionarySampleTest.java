@@ -1,0 +1,76 @@
+package io.weir.base;
+
+import io.weir.data.BinaryRowWriter;
+import io.weir.types.DataTypes;
+import io.weir.types.RowType;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class DictionarySampleTest {
+    private static final RowType TYPE =
+            RowType.of(
+                    "over", DataTypes.STRING(),
+                    "at", DataTypes.BIGINT(),
+                    "nulls", DataTypes.INT(),
+                    "few", DataTypes.DOUBLE());
+
+    @Test
+    void plainOnlyWhenMoreThanTheShareOfNonNullValuesIsDistinct() {
+        DictionarySample sample = new DictionarySample(TYPE, 1 << 20);
+        for (int i = 0; i < 1000; i++) {
+            // over: 801 distinct of 1000; at: 800 distinct of 1000; nulls: 1 value, 999 nulls
+            String over = "s" + Math.min(i, 800);
+            long at = Math.min(i, 799);
+            Integer nulls = i == 0 ? 5 : null;
+            assertThat(sample.add(BinaryRowWriter.toRow(TYPE, over, at, nulls, i % 3 * 0.5)))
+                    .isFalse();
+        }
+        assertThat(sample.plainColumns()).containsExactly(true, false, false, false);
+    }
+
+    @Test
+    void tooFewNonNullValuesKeepTheDictionary() {
+        DictionarySample sample = new DictionarySample(TYPE, 1 << 20);
+        for (int i = 0; i < DictionarySample.MIN_VALUES; i++) {
+            // nulls: one value short of the minimum, all distinct
+            Integer nulls = i == 0 ? null : i;
+            sample.add(BinaryRowWriter.toRow(TYPE, "a" + i, (long) i, nulls, (double) i));
+        }
+        assertThat(sample.plainColumns()).containsExactly(true, true, false, true);
+        assertThat(new DictionarySample(TYPE, 1 << 20).plainColumns())
+                .containsExactly(false, false, false, false);
+    }
+
+    @Test
+    void fullAtMaxRowsOrMaxBytesAndRowsComeBackInOrder() {
+        DictionarySample byRows = new DictionarySample(TYPE, 1 << 20);
+        for (int i = 1; i < DictionarySample.MAX_ROWS; i++) {
+            assertThat(byRows.add(BinaryRowWriter.toRow(TYPE, "x", (long) i, i, 0.0))).isFalse();
+        }
+        assertThat(byRows.add(BinaryRowWriter.toRow(TYPE, "x", 0L, 0, 0.0))).isTrue();
+        io.weir.data.BinaryRow row = new io.weir.data.BinaryRow(TYPE.size());
+        assertThat(byRows.pointTo(row, 41).getLong(1)).isEqualTo(42L);
+
+        DictionarySample byBytes = new DictionarySample(TYPE, 1 << 20);
+        String wide = "w".repeat(1 << 20);
+        int added = 0;
+        while (!byBytes.add(BinaryRowWriter.toRow(TYPE, wide, 1L, 1, 1.0))) {
+            added++;
+        }
+        assertThat(added + 1).isEqualTo(4);
+        assertThat(byBytes.size()).isGreaterThanOrEqualTo(DictionarySample.MAX_BYTES);
+        assertThat(byBytes.pointTo(row, 3).getString(0)).isEqualTo(wide);
+
+        // small pages (a small target file size): at most 16 pages of sample
+        DictionarySample bySmallPages = new DictionarySample(TYPE, 1024);
+        String kb = "k".repeat(1000);
+        int rows = 1;
+        while (!bySmallPages.add(BinaryRowWriter.toRow(TYPE, kb, 1L, 1, 1.0))) {
+            rows++;
+        }
+        assertThat(bySmallPages.size()).isBetween(16L * 1024, 17L * 1024);
+        assertThat(rows).isEqualTo(bySmallPages.rowCount());
+    }
+}
