@@ -138,27 +138,37 @@ final class BaseTableScan implements TableScan {
         RowType rowType = table.schema().rowType();
         int[] projection = projection(rowType, columns, table.location());
         BoundExpression bound = filter.bind(rowType);
-        if (projection != null
-                && bound.isAlwaysTrue()
-                && IntStream.of(projection).distinct().count() == projection.length) {
-            // A group that is one base file is read column by column: only the selected columns
-            // (none for COUNT(*)), and no merge.
+        int[] read = projection != null ? projection : IntStream.range(0, rowType.size()).toArray();
+        if (bound.isAlwaysTrue() && IntStream.of(read).distinct().count() == read.length) {
+            // A group that is one base file is read without a merge, and only the selected columns.
             RowReader base =
                     FileGroupReader.openBaseOnly(
-                            table.io(),
-                            table.location(),
-                            table.metadata(),
-                            task.files(),
-                            projection);
+                            table.io(), table.location(), table.metadata(), task.files(), read);
             if (base != null) {
                 return new FilterProjectReader(
-                        base, rowType.project(projection), null, null, RowKind.INSERT);
+                        base, rowType.project(read), null, null, RowKind.INSERT);
             }
         }
         RowReader merged =
                 FileGroupReader.open(
                         table.io(), table.location(), table.metadata(), task.files(), false);
         return new FilterProjectReader(merged, rowType, bound, projection, RowKind.INSERT);
+    }
+
+    @Override
+    public long count(ScanTask task) {
+        List<DataFile> files = task.files();
+        if (filter.bind(table.schema().rowType()).isAlwaysTrue()
+                && FileGroupReader.isBaseOnly(files)) {
+            return task.recordCount(); // base files of one sequence: live rows, unique keys
+        }
+        long rows = 0;
+        try (RowReader reader = open(task)) {
+            while (reader.next()) {
+                rows++;
+            }
+        }
+        return rows;
     }
 
     /** Positions of the selected columns, or null for all; unknown columns fail naming them. */

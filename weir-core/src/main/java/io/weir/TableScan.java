@@ -46,6 +46,22 @@ public interface TableScan {
     /** Reads one planned task. */
     RowReader open(ScanTask task);
 
+    /**
+     * The number of rows {@link #open} returns for {@code task}: from file metadata when the scan
+     * has no filter and the task is base files of one sequence (the output of one compaction or
+     * bulk write: live rows, unique keys), else by reading the task.
+     */
+    long count(ScanTask task);
+
+    /** The number of rows the scan returns: {@link #count(ScanTask)} summed over {@link #plan}. */
+    default long count() {
+        long rows = 0;
+        for (ScanTask task : plan()) {
+            rows += count(task);
+        }
+        return rows;
+    }
+
     /** Reads every planned task, one after another. */
     default RowReader rows() {
         return RowReaders.concat(new ArrayList<>(plan()), this::open);

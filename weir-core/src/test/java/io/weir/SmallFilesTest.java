@@ -3,8 +3,11 @@ package io.weir;
 import io.weir.data.BinaryRow;
 import io.weir.data.BinaryRowWriter;
 import io.weir.data.KeyFields;
+import io.weir.expressions.Expressions;
+import io.weir.io.InputFile;
 import io.weir.read.DataFileReaders;
 import io.weir.read.RowReader;
+import io.weir.testing.ForwardingFileIO;
 import io.weir.testing.Rows;
 import io.weir.types.DataTypes;
 import io.weir.types.RowType;
@@ -149,8 +152,16 @@ class SmallFilesTest {
             for (DataFile f : bases) {
                 assertSortedByKey(table, f, key);
             }
+            // Read file after file in key order, without a merge; counted from metadata alone.
             List<List<Object>> rows = Rows.readAll(table.newScan().rows(), KEYED, false);
             assertThat(rows).isEqualTo(new ArrayList<>(model.values()));
+            DataReads reads = new DataReads();
+            Table counted = Tables.load(reads, table.location());
+            assertThat(counted.newScan().count()).isEqualTo(model.size());
+            assertThat(reads.dataFiles).isZero();
+            assertThat(counted.newScan().filter(Expressions.greaterThan("n", 0L)).count())
+                    .isEqualTo(model.values().stream().filter(r -> (Long) r.get(2) > 0).count());
+            assertThat(reads.dataFiles).isEqualTo(bases.size());
             // Then a few updates spread over the keys, and compact again.
             try (TableWrite write = table.newWrite().create()) {
                 for (int i = 0; i < 500; i++) {
@@ -201,6 +212,19 @@ class SmallFilesTest {
     }
 
     // ---- helpers
+
+    /** Counts the data files opened. */
+    private static final class DataReads extends ForwardingFileIO {
+        int dataFiles;
+
+        @Override
+        public InputFile newInputFile(String path) {
+            if (path.endsWith(".parquet") || path.endsWith(".wlog")) {
+                dataFiles++;
+            }
+            return super.newInputFile(path);
+        }
+    }
 
     /** Every file but at most one is within [3/4, 5/4] of the target; that one is smaller. */
     private static void assertSizes(List<DataFile> files) {

@@ -137,6 +137,9 @@ class TableModelTest {
                 }
             }
             assertThat(count).as("count at commit %d", history.size() - 1).isEqualTo(model.size());
+            assertThat(table.newScan().count())
+                    .as("count() at commit %d", history.size() - 1)
+                    .isEqualTo(model.size());
         }
 
         // The run exercised what it claims to: compactions, overwrites, and spills (a commit
@@ -187,6 +190,7 @@ class TableModelTest {
             actual.add(List.of(row.get(0) == null ? "<null>" : row.get(0), row.get(1)));
         }
         assertThat(sortedByString(actual)).isEqualTo(sortedByString(expected));
+        assertThat(table.newScan().filter(filter).count()).isEqualTo(expected.size());
 
         // Incremental reads between pairs of commits equal the model's net changes.
         for (int i = 0; i < 40; i++) {

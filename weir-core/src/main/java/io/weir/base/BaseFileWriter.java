@@ -50,6 +50,8 @@ public final class BaseFileWriter {
      */
     static final String PRIMARY_KEY_KEY = "weir.primary-key";
 
+    private static final int SIZE_CHECK_ROWS = 64;
+
     private final String path;
     private final RowType rowType;
     private final int[] keyPositions;
@@ -70,6 +72,8 @@ public final class BaseFileWriter {
     private byte[] lastRowBytes = new byte[0];
     private long recordCount;
     private boolean closed;
+    private long size;
+    private long nextSizeCheck;
 
     /** A writer of rows of the table's own row type. */
     public BaseFileWriter(OutputFile file, Schema schema, BaseFileWriteOptions options) {
@@ -168,9 +172,19 @@ public final class BaseFileWriter {
         return recordCount;
     }
 
-    /** The bytes written plus those buffered for the current row group: for rolling files. */
+    /**
+     * The bytes written plus those buffered for the current row group, for rolling files; updated
+     * every {@value #SIZE_CHECK_ROWS} rows, as Parquet's size asks every column writer.
+     */
     public long estimatedSize() {
-        return writer == null ? sample.size() : writer.getDataSize();
+        if (writer == null) {
+            return sample.size();
+        }
+        if (recordCount >= nextSizeCheck) {
+            size = writer.getDataSize();
+            nextSizeCheck = recordCount + SIZE_CHECK_ROWS;
+        }
+        return size;
     }
 
     /** Appends a row; the row may be reused by the caller as soon as this returns. */

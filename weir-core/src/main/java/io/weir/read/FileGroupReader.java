@@ -4,14 +4,20 @@ import io.weir.DataFile;
 import io.weir.FileKind;
 import io.weir.Schema;
 import io.weir.TableMetadata;
+import io.weir.data.BinaryRow;
+import io.weir.data.BinaryRowWriter;
 import io.weir.data.KeyFields;
+import io.weir.data.ValueStrings;
 import io.weir.exceptions.ValidationException;
 import io.weir.io.FileIO;
 import io.weir.types.RowType;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
  * Reads the files of one file group as full table rows: merged by primary key (base files and logs,
@@ -65,9 +71,10 @@ public final class FileGroupReader {
 
     /**
      * Reads a file group's rows projected onto {@code projection} without merging, when the group
-     * is a single base file: a base file holds the group's live rows (unique keys in ascending
-     * order, no deletes), so only the projected columns need reading. Returns null for any other
-     * group, which needs {@link #open}.
+     * is base files of one sequence (the output of one compaction or bulk write): such files hold
+     * the group's live rows (unique keys, no deletes, disjoint key ranges), so only the projected
+     * columns need reading, file after file (in key order for keyed tables). Returns null for any
+     * other group, which needs {@link #open}.
      */
     public static RowReader openBaseOnly(
             FileIO io,
@@ -75,13 +82,58 @@ public final class FileGroupReader {
             TableMetadata metadata,
             List<DataFile> files,
             int[] projection) {
-        if (files.size() != 1 || files.get(0).kind() != FileKind.BASE) {
+        if (!isBaseOnly(files)) {
             return null;
         }
-        DataFile base = files.get(0);
-        checkSchema(base, metadata, location);
-        return DataFileReaders.openBase(
-                io, location, base, metadata.schema().rowType(), projection);
+        files.forEach(f -> checkSchema(f, metadata, location));
+        Schema schema = metadata.schema();
+        List<DataFile> ordered = new ArrayList<>(files);
+        Comparator<DataFile> byKey = schema.hasPrimaryKey() ? byMinKey(schema, files) : null;
+        ordered.sort(byKey != null ? byKey : READ_ORDER);
+        List<RowReader> readers = new ArrayList<>(ordered.size());
+        try {
+            for (DataFile f : ordered) {
+                readers.add(
+                        DataFileReaders.openBase(io, location, f, schema.rowType(), projection));
+            }
+        } catch (RuntimeException e) {
+            readers.forEach(RowReader::close);
+            throw e;
+        }
+        return readers.size() == 1 ? readers.get(0) : new ConcatReader(readers);
+    }
+
+    /** Whether the group is base files of one sequence: see {@link #openBaseOnly}. */
+    public static boolean isBaseOnly(List<DataFile> files) {
+        if (files.isEmpty()) {
+            return false;
+        }
+        long sequence = files.get(0).sequence();
+        for (DataFile f : files) {
+            if (f.kind() != FileKind.BASE || f.sequence() != sequence) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Orders base files of disjoint key ranges by their smallest keys; null if one has none. */
+    private static Comparator<DataFile> byMinKey(Schema schema, List<DataFile> files) {
+        int[] positions = schema.primaryKeyPositions();
+        RowType keyType = schema.rowType().project(positions);
+        KeyFields key = KeyFields.of(keyType, IntStream.range(0, positions.length).toArray());
+        Map<DataFile, BinaryRow> minKeys = new IdentityHashMap<>();
+        for (DataFile f : files) {
+            if (f.minKey().size() != positions.length) {
+                return null;
+            }
+            Object[] values = new Object[positions.length];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = ValueStrings.fromText(f.minKey().get(i), keyType.field(i).type());
+            }
+            minKeys.put(f, BinaryRowWriter.toRow(keyType, values));
+        }
+        return (a, b) -> key.compare(minKeys.get(a), minKeys.get(b));
     }
 
     private static void checkSchema(DataFile f, TableMetadata metadata, String location) {

@@ -26,6 +26,8 @@ import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.function.SerializableSupplier;
 
@@ -66,6 +68,10 @@ public final class WeirSource
      * query cancelled early then pins the table's history for an hour, not a day.
      */
     public static final Duration DEFAULT_BOUNDED_LEASE_TTL = Duration.ofHours(1);
+
+    /** The rows of {@link Builder#countRows()}. */
+    static final RowType COUNT_TYPE =
+            RowType.of(new LogicalType[] {new BigIntType(false)}, new String[] {"count"});
 
     private final ReadSpec spec;
     private final RowType rowType;
@@ -147,6 +153,7 @@ public final class WeirSource
         private String consumerId;
         private Duration leaseTtl;
         private Boolean leases;
+        private boolean countRows;
 
         private Builder() {}
 
@@ -188,6 +195,17 @@ public final class WeirSource
         public Builder limit(long limit) {
             ValidationException.check(limit >= 0, "Invalid limit %s: must be >= 0", limit);
             this.limit = limit;
+            return this;
+        }
+
+        /**
+         * Emit, for each split of a bounded snapshot read, one row {@code (count BIGINT NOT NULL)}
+         * with the number of rows the split holds instead of the rows: a {@code COUNT(*)} pushed
+         * into the source, whose partial counts a downstream sum adds up. Splits that are base
+         * files of one compaction are counted from metadata, without reading them.
+         */
+        public Builder countRows() {
+            this.countRows = true;
             return this;
         }
 
@@ -321,8 +339,10 @@ public final class WeirSource
                             streaming,
                             discoveryInterval.toMillis(),
                             consumerId,
-                            leased() ? leaseTtl().toMillis() : 0);
-            return new WeirSource(spec, FlinkTypes.toFlink(scan.readType()));
+                            leased() ? leaseTtl().toMillis() : 0,
+                            countRows);
+            return new WeirSource(
+                    spec, countRows ? COUNT_TYPE : FlinkTypes.toFlink(scan.readType()));
         }
 
         private boolean leased() {
@@ -338,6 +358,15 @@ public final class WeirSource
 
         private void validateStart() {
             boolean incremental = incrementalTo >= 0;
+            ValidationException.check(
+                    !countRows
+                            || (!streaming
+                                    && !incremental
+                                    && startMode == StartMode.FULL
+                                    && limit < 0),
+                    "Cannot count the rows of table %s in a streaming, incremental or limited"
+                            + " read: counting is for bounded snapshot reads",
+                    location);
             ValidationException.check(
                     snapshotId < 0 || timestampMillis < 0,
                     "Cannot read table %s both at snapshot id %s and at timestamp %s: choose one",

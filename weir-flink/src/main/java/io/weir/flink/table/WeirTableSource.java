@@ -13,11 +13,14 @@ import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.connector.source.SourceProvider;
+import org.apache.flink.table.connector.source.abilities.SupportsAggregatePushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsLimitPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
+import org.apache.flink.table.expressions.AggregateExpression;
 import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.types.RowKind;
 import org.apache.flink.util.function.SerializableSupplier;
 
@@ -40,13 +43,20 @@ import java.util.Optional;
  *
  * <p>Push-down: projection (top-level columns); filters that {@link FilterTranslator} translates
  * exactly, which prune files and are applied row by row (they also stay with the planner, which is
- * cheap and keeps results right whatever Weir prunes); a limit, in bounded reads, per reader.
+ * cheap and keeps results right whatever Weir prunes); a limit, in bounded reads, per reader; a
+ * {@code COUNT(*)} without filter or grouping in batch snapshot reads, which counts compacted file
+ * groups from metadata without reading them ({@link WeirSource.Builder#countRows()}).
  */
 public final class WeirTableSource
         implements ScanTableSource,
                 SupportsProjectionPushDown,
                 SupportsFilterPushDown,
-                SupportsLimitPushDown {
+                SupportsLimitPushDown,
+                SupportsAggregatePushDown {
+    /** Flink's {@code COUNT(*)}; a planner class, which connectors cannot depend on. */
+    private static final String COUNT_STAR =
+            "org.apache.flink.table.planner.functions.aggfunctions.Count1AggFunction";
+
     private final String location;
     private final Table table;
     private final Map<String, String> options;
@@ -55,6 +65,7 @@ public final class WeirTableSource
     private List<String> columns;
     private List<Expression> filters = new ArrayList<>();
     private long limit = -1;
+    private boolean countRows;
 
     /**
      * A source over {@code table}'s file system: local tables need nothing more; other file systems
@@ -117,6 +128,9 @@ public final class WeirTableSource
         if (limit >= 0) {
             builder.limit(limit);
         }
+        if (countRows) {
+            builder.countRows();
+        }
         return builder.build();
     }
 
@@ -177,11 +191,40 @@ public final class WeirTableSource
     }
 
     @Override
+    public boolean applyAggregates(
+            List<int[]> groupingSets,
+            List<AggregateExpression> aggregates,
+            DataType producedDataType) {
+        boolean countStar =
+                groupingSets.size() == 1
+                        && groupingSets.get(0).length == 0
+                        && aggregates.size() == 1
+                        && aggregates
+                                .get(0)
+                                .getFunctionDefinition()
+                                .getClass()
+                                .getName()
+                                .equals(COUNT_STAR)
+                        && producedDataType.getLogicalType().getChildren().size() == 1
+                        && producedDataType.getLogicalType().getChildren().get(0).getTypeRoot()
+                                == LogicalTypeRoot.BIGINT;
+        if (!countStar
+                || !getChangelogMode().containsOnly(RowKind.INSERT)
+                || !filters.isEmpty()
+                || limit >= 0) {
+            return false;
+        }
+        countRows = true;
+        return true;
+    }
+
+    @Override
     public DynamicTableSource copy() {
         WeirTableSource copy = new WeirTableSource(location, table, options, streaming, io);
         copy.columns = columns == null ? null : List.copyOf(columns);
         copy.filters = new ArrayList<>(filters);
         copy.limit = limit;
+        copy.countRows = countRows;
         return copy;
     }
 

@@ -1,5 +1,6 @@
 package io.weir.flink.source;
 
+import io.weir.exceptions.ValidationException;
 import io.weir.expressions.Expression;
 import io.weir.expressions.Expressions;
 
@@ -210,6 +211,19 @@ class WeirSourceBatchTest {
                                         .filter(Expressions.equal("v", "x"))
                                         .build())
                 .hasMessageContaining("v");
+        assertThatThrownBy(
+                        () ->
+                                WeirSource.builder()
+                                        .location(t.location)
+                                        .streaming(true)
+                                        .countRows()
+                                        .build())
+                .isInstanceOf(ValidationException.class)
+                .hasMessage(
+                        "Cannot count the rows of table "
+                                + t.location
+                                + " in a streaming, incremental or limited read: counting is for"
+                                + " bounded snapshot reads");
     }
 
     private static List<List<Object>> read(WeirSource source, int parallelism) throws Exception {

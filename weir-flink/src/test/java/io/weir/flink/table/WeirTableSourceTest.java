@@ -77,6 +77,42 @@ class WeirTableSourceTest {
     }
 
     @Test
+    void countsRowsInTheSourceInBatch() throws Exception {
+        TableEnvironment env = env(RuntimeExecutionMode.BATCH);
+        // The local COUNT(*) runs in the source: a row per split, summed by the planner.
+        assertThat(env.explainSql("SELECT COUNT(*) FROM t"))
+                .contains("aggregates=[grouping=[], aggFunctions=[Count1AggFunction()]]");
+        assertThat(rows(env, "SELECT COUNT(*) FROM t"))
+                .containsExactly(List.of("+I", (long) t.model.size()));
+        int atSnapshot2 =
+                TestTable.rows(t.table.newScan().useSnapshot(2).rows(), t.rowType()).size();
+        assertThat(atSnapshot2).isNotEqualTo(t.model.size());
+        assertThat(rows(env, "SELECT COUNT(*) FROM t /*+ OPTIONS('scan.snapshot-id'='2') */"))
+                .containsExactly(List.of("+I", (long) atSnapshot2));
+
+        // Compacted: every group is counted from its files' metadata.
+        t.compact();
+        assertThat(rows(env, "SELECT COUNT(*) FROM t"))
+                .containsExactly(List.of("+I", (long) t.model.size()));
+
+        // A filter or a grouping is not pushed: the planner counts the rows read.
+        String filtered = "SELECT COUNT(*) FROM t WHERE v >= 50";
+        assertThat(env.explainSql(filtered)).doesNotContain("aggregates=");
+        long expected = t.model.values().stream().filter(r -> (Integer) r.get(3) >= 50).count();
+        assertThat(rows(env, filtered)).containsExactly(List.of("+I", expected));
+        assertThat(env.explainSql("SELECT dt, COUNT(*) FROM t GROUP BY dt"))
+                .doesNotContain("aggregates=");
+
+        // An empty table counts 0.
+        env.executeSql(
+                "CREATE TABLE empty_t (id BIGINT, dt STRING, name STRING, v INT) WITH ("
+                        + "'connector' = 'weir-source-test', 'path' = '"
+                        + new TestTable(dir.resolve("empty")).location
+                        + "')");
+        assertThat(rows(env, "SELECT COUNT(*) FROM empty_t")).containsExactly(List.of("+I", 0L));
+    }
+
+    @Test
     void travelsInTimeWithAHint() throws Exception {
         TableEnvironment env = env(RuntimeExecutionMode.BATCH);
         assertThat(rows(env, "SELECT * FROM t /*+ OPTIONS('scan.snapshot-id'='2') */"))

@@ -29,6 +29,8 @@ import java.util.List;
  *     state (kept in the enumerator's checkpoints)
  * @param leaseTtlMillis how long the lease protects the snapshots the source needs without being
  *     renewed; 0: the source takes no lease
+ * @param countRows for a bounded snapshot read: emit for each split one row, the number of rows it
+ *     holds (one BIGINT), instead of its rows: a {@code COUNT(*)} pushed into the source
  */
 public record ReadSpec(
         String location,
@@ -44,7 +46,8 @@ public record ReadSpec(
         boolean streaming,
         long discoveryIntervalMillis,
         String consumerId,
-        long leaseTtlMillis)
+        long leaseTtlMillis,
+        boolean countRows)
         implements Serializable {
 
     public ReadSpec {

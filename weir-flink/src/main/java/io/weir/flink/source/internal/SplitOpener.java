@@ -4,6 +4,8 @@ import io.weir.IncrementalScan;
 import io.weir.Table;
 import io.weir.TableScan;
 import io.weir.Tables;
+import io.weir.data.BinaryRow;
+import io.weir.data.BinaryRowWriter;
 import io.weir.flink.source.WeirSplit;
 import io.weir.read.RowReader;
 
@@ -54,6 +56,34 @@ final class SplitOpener {
             scan = s;
             changes = c;
         }
+        if (spec.countRows()) {
+            return count(scan.count(split.scanTask()));
+        }
         return split.isSnapshot() ? scan.open(split.scanTask()) : changes.open(split.changeTask());
+    }
+
+    /** One row: the count. */
+    private static RowReader count(long rows) {
+        BinaryRowWriter writer = new BinaryRowWriter(1);
+        writer.writeLong(0, rows);
+        BinaryRow row = writer.complete();
+        return new RowReader() {
+            private boolean read;
+
+            @Override
+            public boolean next() {
+                boolean first = !read;
+                read = true;
+                return first;
+            }
+
+            @Override
+            public BinaryRow row() {
+                return row;
+            }
+
+            @Override
+            public void close() {}
+        };
     }
 }

@@ -104,7 +104,8 @@ class WeirSplitReaderTest {
                         false,
                         1000,
                         null,
-                        0);
+                        0,
+                        false);
         return new WeirSplitReader(new SplitOpener(spec), t.rowType().size());
     }
 
