@@ -8,6 +8,8 @@ import io.weir.data.BinaryRow;
  * buffer's own memory, valid until the next {@link #next()}, append or clear.
  */
 public final class SortedCursor implements SortedRows {
+    private static final int AHEAD = 16;
+
     private final SortIndex index;
     private final BinaryRow row;
     private byte[][] dataPages;
@@ -17,6 +19,10 @@ public final class SortedCursor implements SortedRows {
     private byte[] bytes;
     private int offset;
     private int length;
+
+    /** Keeps the reads of {@link #touchAhead} from being removed as dead code. */
+    @SuppressWarnings("unused")
+    private int touched;
 
     SortedCursor(SortIndex index, BinaryRow row) {
         this.index = index;
@@ -41,8 +47,28 @@ public final class SortedCursor implements SortedRows {
         length = index.length(next);
         bytes = dataPages[(int) (pointer >>> 32)];
         offset = (int) pointer;
+        if ((next & (AHEAD - 1)) == 0) {
+            touchAhead(next + AHEAD);
+        }
         next++;
         return true;
+    }
+
+    /**
+     * Reads the first byte of each of the next {@link #AHEAD} rows in one tight loop. Rows in
+     * sorted order are at random places in a buffer far larger than the caches: one row at a time,
+     * every row's first access stalls on memory while the encoding after it waits; loads issued
+     * together overlap their misses. Java has no prefetch instruction. FlushBenchmark with a 256 MB
+     * buffer (1.4 M schema1 rows): 557 to 525 ns per row with LZ4, 335 to 304 without a codec.
+     */
+    private void touchAhead(int from) {
+        int to = Math.min(from + AHEAD, index.size());
+        int sum = 0;
+        for (int i = from; i < to; i++) {
+            long pointer = index.pointer(i);
+            sum += dataPages[(int) (pointer >>> 32)][(int) pointer];
+        }
+        touched += sum;
     }
 
     /** {@code partitionId << 32 | bucket} of the current row. */
