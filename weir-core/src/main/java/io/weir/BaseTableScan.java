@@ -140,7 +140,8 @@ final class BaseTableScan implements TableScan {
         BoundExpression bound = filter.bind(rowType);
         int[] read = projection != null ? projection : IntStream.range(0, rowType.size()).toArray();
         if (bound.isAlwaysTrue() && IntStream.of(read).distinct().count() == read.length) {
-            // A group that is one base file is read without a merge, and only the selected columns.
+            // A group of base files from one compaction is read without a merge, and only the
+            // selected columns.
             RowReader base =
                     FileGroupReader.openBaseOnly(
                             table.io(), table.location(), table.metadata(), task.files(), read);
