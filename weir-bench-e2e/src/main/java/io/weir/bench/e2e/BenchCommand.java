@@ -1,5 +1,6 @@
 package io.weir.bench.e2e;
 
+import io.weir.bench.e2e.gen.SourceKind;
 import io.weir.bench.e2e.gen.Workload;
 import io.weir.bench.e2e.job.Phase;
 import io.weir.bench.e2e.job.SinkKind;
@@ -126,6 +127,15 @@ public final class BenchCommand implements Callable<Integer> {
                             + " streaming upserts")
     boolean bulkInsert;
 
+    @Option(
+            names = "--source",
+            defaultValue = "gen",
+            description =
+                    "gen (deterministic, tables checked row by row; default) or datagen (Flink's"
+                            + " datagen as BENCHMARK.md declares it; tables checked by keys and"
+                            + " value shapes)")
+    String source;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new BenchCommand()).execute(args));
     }
@@ -145,7 +155,19 @@ public final class BenchCommand implements Callable<Integer> {
                         workspace.log4jConfig(),
                         Duration.ofMinutes(timeoutMinutes),
                         verbose);
-        RunSetup setup = new RunSetup(parallelism, buckets, checkpointIntervalMs, heap, bulkInsert);
+        if (bulkInsert && SourceKind.parse(source) == SourceKind.DATAGEN) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    "--bulk-insert needs unique keys, which only --source gen makes");
+        }
+        RunSetup setup =
+                new RunSetup(
+                        parallelism,
+                        buckets,
+                        checkpointIntervalMs,
+                        heap,
+                        bulkInsert,
+                        SourceKind.parse(source));
         Runs runs = new Runs(workspace, jvm, setup, System.err);
         if (all) {
             if (sink != null || schema != null || rows != null || bulkInsert) {
@@ -202,6 +224,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (noLifecycle) {
             s.append(" --no-lifecycle");
+        }
+        if (!source.equals("gen")) {
+            s.append(" --source ").append(source);
         }
         if (parallelism != 2) {
             s.append(" --parallelism ").append(parallelism);

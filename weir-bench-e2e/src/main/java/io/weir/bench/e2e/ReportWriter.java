@@ -1,5 +1,6 @@
 package io.weir.bench.e2e;
 
+import io.weir.bench.e2e.gen.SourceKind;
 import io.weir.bench.e2e.gen.Workload;
 import io.weir.bench.e2e.job.Phase;
 import io.weir.bench.e2e.job.SinkKind;
@@ -73,11 +74,16 @@ final class ReportWriter {
                         "Flink local execution in one child JVM per run (`-Xmx%s`, the add-opens of"
                                 + " Flink's distribution), streaming mode, parallelism %d,"
                                 + " exactly-once checkpoints every %d ms (hashmap state backend),"
-                                + " bounded deterministic source (`weir-bench-gen`, docs/benchmark.md),"
-                                + " %d buckets. Row counts: BENCHMARK.md's times %s.\n",
+                                + " %s, %d buckets. Row counts: BENCHMARK.md's times %s.\n",
                         setup.heap(),
                         setup.parallelism(),
                         setup.checkpointIntervalMs(),
+                        setup.source() == SourceKind.DATAGEN
+                                ? "bounded source: Flink's `datagen` as BENCHMARK.md declares it"
+                                        + " (tables checked by keys and value shapes,"
+                                        + " docs/benchmark.md)"
+                                : "bounded deterministic source (`weir-bench-gen`,"
+                                        + " docs/benchmark.md)",
                         setup.buckets(),
                         results.rowsScale()));
     }

@@ -49,8 +49,8 @@ record RunResult(
 
     /**
      * The line {@code ./weir bench} prints: sink, schema, rows, seconds, rows_per_s, cpu_s, gc_s,
-     * peak_rss_mb, table_bytes, verified; then the other phases' seconds and CPU seconds, if they
-     * ran.
+     * peak_rss_mb, table_bytes, verified, parallelism, flink, source; then the other phases'
+     * seconds and CPU seconds, if they ran.
      */
     ObjectNode summary() {
         ObjectNode json = JsonNodeFactory.instance.objectNode();
@@ -74,6 +74,7 @@ record RunResult(
         }
         json.put("parallelism", settings.parallelism());
         json.put("flink", settings.sink().flinkVersion());
+        json.put("source", settings.source().id());
         for (Phase phase : new Phase[] {Phase.COMPACT, Phase.COUNT, Phase.SCAN}) {
             PhaseFigures figures = phases.get(phase);
             if (figures != null) {

@@ -72,7 +72,8 @@ final class Runs {
                         setup.checkpointIntervalMs(),
                         dir,
                         phases,
-                        setup.bulkInsert());
+                        setup.bulkInsert(),
+                        setup.source());
         progress.printf(
                 Locale.ROOT,
                 "weir bench: %s, %s, %,d rows, phases %s ...%n",

@@ -20,26 +20,30 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code weir bench} of every sink, with real Flink, Paimon and Hudi jars in child JVMs, on 2,000
  * rows: the JSON line has every figure, and the table read back holds exactly the latest rows. The
  * runs with {@code --lifecycle} also compact the table, count and scan it, and check it after that.
+ * With {@code --source datagen} (Flink's own, unseeded generator) the check is by keys and value
+ * shapes.
  */
 class BenchSmokeIT {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir Path work;
 
-    @ParameterizedTest(name = "{0} {1} lifecycle={2}")
+    @ParameterizedTest(name = "{0} {1} lifecycle={2} source={3}")
     @CsvSource({
-        "blackhole, 1, false",
-        "shuffle, 2, false",
-        "weir, 1, true",
-        "paimon, 1, true",
-        "blackhole117, 1, false",
-        "hudi, 1, true",
-        "weir, 3, false",
-        "paimon, 3, false",
-        "hudi, 3, false",
+        "blackhole, 1, false, gen",
+        "shuffle, 2, false, gen",
+        "weir, 1, true, gen",
+        "paimon, 1, true, gen",
+        "blackhole117, 1, false, gen",
+        "hudi, 1, true, gen",
+        "weir, 3, false, gen",
+        "paimon, 3, false, gen",
+        "hudi, 3, false, gen",
+        "weir, 1, false, datagen",
+        "paimon, 2, false, datagen",
     })
-    void runPrintsItsFiguresAndChecksTheTable(String sink, String schema, boolean lifecycle)
-            throws Exception {
+    void runPrintsItsFiguresAndChecksTheTable(
+            String sink, String schema, boolean lifecycle, String source) throws Exception {
         List<String> args =
                 new ArrayList<>(
                         List.of(
@@ -54,7 +58,9 @@ class BenchSmokeIT {
                                 "--checkpoint-interval-ms",
                                 "1000",
                                 "--work-dir",
-                                work.toString()));
+                                work.toString(),
+                                "--source",
+                                source));
         if (lifecycle) {
             args.add("--lifecycle");
         }
@@ -76,6 +82,7 @@ class BenchSmokeIT {
         assertThat(line.path("sink").asText()).isEqualTo(sink);
         assertThat(line.path("schema").asText()).isEqualTo("schema" + schema);
         assertThat(line.path("rows").asLong()).isEqualTo(2000);
+        assertThat(line.path("source").asText()).isEqualTo(source);
         assertThat(line.path("seconds").asDouble()).isPositive();
         assertThat(line.path("rows_per_s").asDouble()).isPositive();
         assertThat(line.path("cpu_s").asDouble()).isPositive();

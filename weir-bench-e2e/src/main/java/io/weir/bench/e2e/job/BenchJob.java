@@ -1,5 +1,8 @@
 package io.weir.bench.e2e.job;
 
+import io.weir.bench.e2e.gen.DatagenSource;
+import io.weir.bench.e2e.gen.SourceKind;
+
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
@@ -92,16 +95,22 @@ public final class BenchJob {
     /** The source, the sink's table and the scan's blackhole in a new environment. */
     private void declare(TableEnvironment env) {
         String columns = settings.workload().columnsDdl();
-        env.executeSql(
-                "CREATE TEMPORARY TABLE default_catalog.default_database.gen_source ("
-                        + columns
-                        + ") WITH ('connector' = 'weir-bench-gen', 'workload' = '"
-                        + settings.workload().id()
-                        + "', 'rows' = '"
-                        + settings.rows()
-                        + "', 'unique-keys' = '"
-                        + settings.bulkInsert()
-                        + "')");
+        if (settings.source() == SourceKind.DATAGEN) {
+            DatagenSource.statements(settings.workload(), settings.rows()).forEach(env::executeSql);
+        } else {
+            env.executeSql(
+                    "CREATE TEMPORARY TABLE "
+                            + DatagenSource.VIEW
+                            + " ("
+                            + columns
+                            + ") WITH ('connector' = 'weir-bench-gen', 'workload' = '"
+                            + settings.workload().id()
+                            + "', 'rows' = '"
+                            + settings.rows()
+                            + "', 'unique-keys' = '"
+                            + settings.bulkInsert()
+                            + "')");
+        }
         env.executeSql(
                 "CREATE TEMPORARY TABLE default_catalog.default_database.scan_sink ("
                         + columns

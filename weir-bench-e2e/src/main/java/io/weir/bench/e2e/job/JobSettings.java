@@ -1,5 +1,6 @@
 package io.weir.bench.e2e.job;
 
+import io.weir.bench.e2e.gen.SourceKind;
 import io.weir.bench.e2e.gen.Workload;
 
 import java.nio.file.Path;
@@ -10,7 +11,8 @@ import java.util.List;
 /**
  * What one child JVM runs: a sink, a workload, a row count and the phases, from its command line
  * ({@link #toArgs()} and {@link #parse} are inverses). With {@code bulkInsert} the ingestion is a
- * batch job of unique keys written with each sink's bulk insert (docs/benchmark.md).
+ * batch job of unique keys written with each sink's bulk insert (docs/benchmark.md); {@code source}
+ * says where the rows come from.
  */
 public record JobSettings(
         SinkKind sink,
@@ -21,12 +23,18 @@ public record JobSettings(
         long checkpointIntervalMs,
         Path dir,
         List<Phase> phases,
-        boolean bulkInsert) {
+        boolean bulkInsert,
+        SourceKind source) {
 
     public JobSettings {
         if (rows < 1 || parallelism < 1 || buckets < 1 || checkpointIntervalMs < 1) {
             throw new IllegalArgumentException(
                     "rows, parallelism, buckets and checkpoint interval must be positive");
+        }
+        if (bulkInsert && source == SourceKind.DATAGEN) {
+            throw new IllegalArgumentException(
+                    "A bulk insert needs unique keys, which only the gen source makes: use"
+                            + " --source gen with --bulk-insert");
         }
         phases = List.copyOf(phases);
     }
@@ -41,7 +49,17 @@ public record JobSettings(
             long checkpointIntervalMs,
             Path dir,
             List<Phase> phases) {
-        this(sink, workload, rows, parallelism, buckets, checkpointIntervalMs, dir, phases, false);
+        this(
+                sink,
+                workload,
+                rows,
+                parallelism,
+                buckets,
+                checkpointIntervalMs,
+                dir,
+                phases,
+                false,
+                SourceKind.GEN);
     }
 
     public List<String> toArgs() {
@@ -54,6 +72,7 @@ public record JobSettings(
         args.addAll(List.of("--dir", dir.toString()));
         args.addAll(List.of("--phases", String.join(",", phases.stream().map(Phase::id).toList())));
         args.addAll(List.of("--write-mode", bulkInsert ? "bulk-insert" : "upsert"));
+        args.addAll(List.of("--source", source.id()));
         return args;
     }
 
@@ -67,6 +86,7 @@ public record JobSettings(
         Path dir = null;
         List<Phase> phases = List.of();
         boolean bulkInsert = false;
+        SourceKind source = SourceKind.GEN;
         for (int i = 0; i + 1 < args.length; i += 2) {
             String value = args[i + 1];
             switch (args[i]) {
@@ -80,6 +100,7 @@ public record JobSettings(
                 case "--phases" ->
                         phases = Arrays.stream(value.split(",")).map(Phase::parse).toList();
                 case "--write-mode" -> bulkInsert = value.equals("bulk-insert");
+                case "--source" -> source = SourceKind.parse(value);
                 default -> throw new IllegalArgumentException("Unknown argument " + args[i]);
             }
         }
@@ -89,6 +110,15 @@ public record JobSettings(
                             + " --checkpoint-interval-ms MS --dir DIR --phases ingest,...");
         }
         return new JobSettings(
-                sink, workload, rows, parallelism, buckets, interval, dir, phases, bulkInsert);
+                sink,
+                workload,
+                rows,
+                parallelism,
+                buckets,
+                interval,
+                dir,
+                phases,
+                bulkInsert,
+                source);
     }
 }

@@ -1,5 +1,6 @@
 package io.weir.bench.e2e.job;
 
+import io.weir.bench.e2e.gen.SourceKind;
 import io.weir.bench.e2e.gen.Workload;
 
 import org.junit.jupiter.api.Test;
@@ -34,8 +35,45 @@ class JobSettingsTest {
                         10_000,
                         Path.of("/tmp/run"),
                         List.of(Phase.INGEST, Phase.VERIFY),
-                        true);
+                        true,
+                        SourceKind.GEN);
         assertThat(JobSettings.parse(bulk.toArgs().toArray(new String[0]))).isEqualTo(bulk);
+        JobSettings datagen =
+                new JobSettings(
+                        SinkKind.PAIMON,
+                        Workload.SCHEMA2,
+                        1_000,
+                        2,
+                        4,
+                        10_000,
+                        Path.of("/tmp/run"),
+                        List.of(Phase.INGEST, Phase.VERIFY),
+                        false,
+                        SourceKind.DATAGEN);
+        assertThat(JobSettings.parse(datagen.toArgs().toArray(new String[0]))).isEqualTo(datagen);
+    }
+
+    @Test
+    void bulkInsertsNeedTheGenSource() {
+        assertThatThrownBy(
+                        () ->
+                                new JobSettings(
+                                        SinkKind.WEIR,
+                                        Workload.SCHEMA1,
+                                        1_000,
+                                        2,
+                                        4,
+                                        10_000,
+                                        Path.of("/tmp/run"),
+                                        List.of(Phase.INGEST),
+                                        true,
+                                        SourceKind.DATAGEN))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "A bulk insert needs unique keys, which only the gen source makes: use"
+                                + " --source gen with --bulk-insert");
+        assertThatThrownBy(() -> SourceKind.parse("kafka"))
+                .hasMessage("Unknown source 'kafka': expected gen or datagen");
     }
 
     @Test
