@@ -243,19 +243,19 @@ final class SortIndex {
     }
 
     /**
-     * The American flag permutation: moves each entry of a range into its bucket, by the byte at
-     * {@code shift} of the word at {@code wordOffset}. Bucket b is {@code starts[b]..ends[b]-1};
-     * {@code starts} advance as buckets fill. A displaced entry is carried in registers to its own
-     * bucket, so each entry is written once.
+     * The American flag permutation: moves each entry of a range into its bucket, by the digit
+     * {@code (word >>> shift) & mask} of the word at {@code wordOffset}. Bucket b is {@code
+     * starts[b]..ends[b]-1}; {@code starts} advance as buckets fill. A displaced entry is carried
+     * in registers to its own bucket, so each entry is written once.
      */
-    void permute(int wordOffset, int shift, int[] starts, int[] ends) {
-        for (int b = 0; b < 256; b++) {
+    void permute(int wordOffset, int shift, int mask, int[] starts, int[] ends) {
+        for (int b = 0; b <= mask; b++) {
             int bucketEnd = ends[b];
             while (starts[b] < bucketEnd) {
                 int i = starts[b];
                 byte[] p = pages[i >>> entryShift];
                 int a = (i & entryMask) << ENTRY_SHIFT_BYTES;
-                int v = (int) (LittleEndian.getLong(p, a + wordOffset) >>> shift) & 0xFF;
+                int v = (int) (LittleEndian.getLong(p, a + wordOffset) >>> shift) & mask;
                 if (v != b) {
                     long w0 = LittleEndian.getLong(p, a);
                     long w1 = LittleEndian.getLong(p, a + PREFIX);
@@ -278,7 +278,7 @@ final class SortIndex {
                         w2 = t2;
                         w3 = t3;
                         long key = wordOffset == 0 ? w0 : wordOffset == PREFIX ? w1 : w2;
-                        v = (int) (key >>> shift) & 0xFF;
+                        v = (int) (key >>> shift) & mask;
                     } while (v != b);
                     LittleEndian.putLong(p, a, w0);
                     LittleEndian.putLong(p, a + PREFIX, w1);

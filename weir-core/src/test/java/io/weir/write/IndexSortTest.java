@@ -26,6 +26,15 @@ class IndexSortTest {
 
     /** {@code n} entries: few groups, prefixes from full-range to heavily duplicated. */
     private static Fixture fixture(int n, long seed) {
+        return fixture(n, seed, false);
+    }
+
+    /**
+     * With {@code smallKeys}, the prefixes of keys in {@code [0, n / 4)} (as BIGINT keys
+     * normalize), groups of two buckets: the benchmark's shape, whose large ranges take the wide
+     * digits.
+     */
+    private static Fixture fixture(int n, long seed, boolean smallKeys) {
         Random random = new Random(seed);
         MemoryPool pool = new MemoryPool(1L << 24, 1024);
         SortIndex index = new SortIndex(pool, 1, null);
@@ -36,14 +45,19 @@ class IndexSortTest {
         Collections.shuffle(order, random);
         List<long[]> entries = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            long group = ((long) random.nextInt(3) << 32) | random.nextInt(4);
+            long group =
+                    smallKeys
+                            ? 2 * random.nextInt(2)
+                            : ((long) random.nextInt(3) << 32) | random.nextInt(4);
             long prefix =
-                    switch (random.nextInt(4)) {
-                        case 0 -> random.nextLong(); // all bytes, negative ones too
-                        case 1 -> random.nextInt(1000) ^ Long.MIN_VALUE;
-                        case 2 -> (long) random.nextInt(5) << 40;
-                        default -> 7L;
-                    };
+                    smallKeys
+                            ? random.nextInt(Math.max(1, n / 4)) ^ Long.MIN_VALUE
+                            : switch (random.nextInt(4)) {
+                                case 0 -> random.nextLong(); // all bytes, negative ones too
+                                case 1 -> random.nextInt(1000) ^ Long.MIN_VALUE;
+                                case 2 -> (long) random.nextInt(5) << 40;
+                                default -> 7L;
+                            };
             long pointer = ((long) (order.get(i) / 100) << 32) | (order.get(i) % 100) * 8;
             if (index.room() == 0) {
                 index.addPage(pool.allocate());
@@ -74,6 +88,17 @@ class IndexSortTest {
     void radixSortOrdersByGroupPrefixAndPointer() {
         for (int n : new int[] {0, 1, 2, 63, 64, 65, 1000, 30_000}) {
             Fixture f = fixture(n, n);
+            f.index.sort(null);
+            assertSorted(f);
+        }
+    }
+
+    @Test
+    void wideDigitsOrderLargeIndexesOfSmallKeys() {
+        // 11-bit digits over the key's 18 varying bits, then bytes, then the pointer for the
+        // duplicated keys (about one in five rows)
+        for (int n : new int[] {20_000, 300_000}) {
+            Fixture f = fixture(n, n, true);
             f.index.sort(null);
             assertSorted(f);
         }
