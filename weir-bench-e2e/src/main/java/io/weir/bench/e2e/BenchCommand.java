@@ -137,7 +137,24 @@ public final class BenchCommand implements Callable<Integer> {
     String source;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new BenchCommand()).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * The command, with bad values of {@code --sink}, {@code --schema} or {@code --source} (found
+     * in {@link #call()}) reported as usage errors: their message and exit code 2, no stack trace.
+     */
+    static CommandLine commandLine() {
+        return new CommandLine(new BenchCommand())
+                .setExecutionExceptionHandler(
+                        (e, cmd, parsed) -> {
+                            if (!(e instanceof IllegalArgumentException)) {
+                                throw e;
+                            }
+                            cmd.getErr().println("weir bench: " + e.getMessage());
+                            cmd.getErr().println("Try 'weir bench --help'.");
+                            return cmd.getCommandSpec().exitCodeOnInvalidInput();
+                        });
     }
 
     @Override

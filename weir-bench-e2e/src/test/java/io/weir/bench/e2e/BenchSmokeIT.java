@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import picocli.CommandLine;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -69,7 +68,7 @@ class BenchSmokeIT {
         int exitCode;
         try {
             System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            exitCode = new CommandLine(new BenchCommand()).execute(args.toArray(new String[0]));
+            exitCode = BenchCommand.commandLine().execute(args.toArray(new String[0]));
         } finally {
             System.setOut(stdout);
         }
