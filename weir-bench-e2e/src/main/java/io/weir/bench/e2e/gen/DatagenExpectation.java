@@ -10,8 +10,9 @@ import java.util.BitSet;
  * generated again, so this is weaker than {@link ExpectedRows}: each key at most once and within
  * {@code [0, rows / 5)}; every value of the shape datagen makes (hex strings of the right length,
  * metrics in range, a timestamp); and as many keys as {@code rows} uniform draws leave distinct,
- * within six standard deviations of the expected count. A sink that drops or duplicates updates,
- * mixes up columns or loses a key range fails it; one that keeps an older version of a key passes.
+ * within six standard deviations of the expected count. A sink that writes a key twice, mixes up
+ * columns or loses more keys than that (a bucket, a flush) fails it; one that keeps an older
+ * version of a key passes.
  */
 public final class DatagenExpectation {
     private final Workload workload;
