@@ -172,19 +172,15 @@ public final class BenchCommand implements Callable<Integer> {
                         workspace.log4jConfig(),
                         Duration.ofMinutes(timeoutMinutes),
                         verbose);
-        if (bulkInsert && SourceKind.parse(source) == SourceKind.DATAGEN) {
+        SourceKind sourceKind = SourceKind.parse(source);
+        if (bulkInsert && sourceKind == SourceKind.DATAGEN) {
             throw new CommandLine.ParameterException(
                     new CommandLine(this),
                     "--bulk-insert needs unique keys, which only --source gen makes");
         }
         RunSetup setup =
                 new RunSetup(
-                        parallelism,
-                        buckets,
-                        checkpointIntervalMs,
-                        heap,
-                        bulkInsert,
-                        SourceKind.parse(source));
+                        parallelism, buckets, checkpointIntervalMs, heap, bulkInsert, sourceKind);
         Runs runs = new Runs(workspace, jvm, setup, System.err);
         if (all) {
             if (sink != null || schema != null || rows != null || bulkInsert) {

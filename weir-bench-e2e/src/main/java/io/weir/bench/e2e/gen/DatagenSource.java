@@ -5,13 +5,10 @@ import java.util.List;
 
 /**
  * BENCHMARK.md's source in Flink SQL: a {@code datagen} table of the workload's random columns, and
- * the view {@code gen_source} over it that derives schema1's {@code item_name} length from its key
- * and sets {@code ts} to {@code NOW()}, as the Paimon cluster benchmark's q1 does.
+ * a view over it that derives schema1's {@code item_name} length from its key and sets {@code ts}
+ * to {@code NOW()}, as the Paimon cluster benchmark's q1 does.
  */
 public final class DatagenSource {
-    /** The view every job reads, for either source. */
-    public static final String VIEW = "default_catalog.default_database.gen_source";
-
     private static final String TABLE = "default_catalog.default_database.datagen_rows";
 
     /** schema1's {@code item_name} before the cut to {@code MOD(item_id, 32) + 64} chars. */
@@ -22,8 +19,11 @@ public final class DatagenSource {
 
     private DatagenSource() {}
 
-    /** The {@code CREATE TEMPORARY TABLE} and {@code CREATE TEMPORARY VIEW} statements. */
-    public static List<String> statements(Workload workload, long rows) {
+    /**
+     * The {@code CREATE TEMPORARY TABLE} and {@code CREATE TEMPORARY VIEW} statements; the view,
+     * named {@code view}, has the workload's columns.
+     */
+    public static List<String> statements(Workload workload, long rows, String view) {
         String key = workload.keyColumn();
         List<String> raw = new ArrayList<>();
         List<String> options = new ArrayList<>();
@@ -62,7 +62,7 @@ public final class DatagenSource {
                         + String.join(", ", options)
                         + ")",
                 "CREATE TEMPORARY VIEW "
-                        + VIEW
+                        + view
                         + " AS SELECT "
                         + String.join(", ", select)
                         + " FROM "

@@ -15,6 +15,9 @@ public final class BenchJob {
     /** Marks the lines with figures. */
     public static final String PREFIX = "weir-bench-phase ";
 
+    /** The rows every ingestion reads: the gen table, or a view over datagen. */
+    private static final String SOURCE = "default_catalog.default_database.gen_source";
+
     private final JobSettings settings;
     private final SinkTable table;
 
@@ -85,7 +88,8 @@ public final class BenchJob {
                 "INSERT INTO "
                         + table.qualifiedName()
                         + (settings.bulkInsert() ? " " + table.bulkInsertHint() : "")
-                        + " SELECT * FROM gen_source";
+                        + " SELECT * FROM "
+                        + SOURCE;
         ProcessMeter meter = ProcessMeter.start();
         env.executeSql(insert).await();
         return meter.stop(Phase.INGEST)
@@ -96,11 +100,12 @@ public final class BenchJob {
     private void declare(TableEnvironment env) {
         String columns = settings.workload().columnsDdl();
         if (settings.source() == SourceKind.DATAGEN) {
-            DatagenSource.statements(settings.workload(), settings.rows()).forEach(env::executeSql);
+            DatagenSource.statements(settings.workload(), settings.rows(), SOURCE)
+                    .forEach(env::executeSql);
         } else {
             env.executeSql(
                     "CREATE TEMPORARY TABLE "
-                            + DatagenSource.VIEW
+                            + SOURCE
                             + " ("
                             + columns
                             + ") WITH ('connector' = 'weir-bench-gen', 'workload' = '"

@@ -14,66 +14,49 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class JobSettingsTest {
     @Test
     void commandLineRoundTrips() {
-        JobSettings settings =
-                new JobSettings(
-                        SinkKind.HUDI,
-                        Workload.SCHEMA3,
-                        2_000_000,
-                        2,
-                        4,
-                        10_000,
-                        Path.of("/tmp/run"),
-                        List.of(Phase.INGEST, Phase.COMPACT, Phase.VERIFY));
-        assertThat(JobSettings.parse(settings.toArgs().toArray(new String[0]))).isEqualTo(settings);
-        JobSettings bulk =
-                new JobSettings(
-                        SinkKind.WEIR,
-                        Workload.SCHEMA1,
-                        1_000,
-                        2,
-                        4,
-                        10_000,
-                        Path.of("/tmp/run"),
-                        List.of(Phase.INGEST, Phase.VERIFY),
-                        true,
-                        SourceKind.GEN);
-        assertThat(JobSettings.parse(bulk.toArgs().toArray(new String[0]))).isEqualTo(bulk);
-        JobSettings datagen =
-                new JobSettings(
-                        SinkKind.PAIMON,
-                        Workload.SCHEMA2,
-                        1_000,
-                        2,
-                        4,
-                        10_000,
-                        Path.of("/tmp/run"),
-                        List.of(Phase.INGEST, Phase.VERIFY),
-                        false,
-                        SourceKind.DATAGEN);
-        assertThat(JobSettings.parse(datagen.toArgs().toArray(new String[0]))).isEqualTo(datagen);
+        for (JobSettings settings :
+                List.of(
+                        new JobSettings(
+                                SinkKind.HUDI,
+                                Workload.SCHEMA3,
+                                2_000_000,
+                                2,
+                                4,
+                                10_000,
+                                Path.of("/tmp/run"),
+                                List.of(Phase.INGEST, Phase.COMPACT, Phase.VERIFY)),
+                        settings(SinkKind.WEIR, Workload.SCHEMA1, true, SourceKind.GEN),
+                        settings(SinkKind.PAIMON, Workload.SCHEMA2, false, SourceKind.DATAGEN))) {
+            assertThat(JobSettings.parse(settings.toArgs().toArray(new String[0])))
+                    .isEqualTo(settings);
+        }
     }
 
     @Test
     void bulkInsertsNeedTheGenSource() {
         assertThatThrownBy(
-                        () ->
-                                new JobSettings(
-                                        SinkKind.WEIR,
-                                        Workload.SCHEMA1,
-                                        1_000,
-                                        2,
-                                        4,
-                                        10_000,
-                                        Path.of("/tmp/run"),
-                                        List.of(Phase.INGEST),
-                                        true,
-                                        SourceKind.DATAGEN))
+                        () -> settings(SinkKind.WEIR, Workload.SCHEMA1, true, SourceKind.DATAGEN))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(
                         "A bulk insert needs unique keys, which only the gen source makes: use"
                                 + " --source gen with --bulk-insert");
         assertThatThrownBy(() -> SourceKind.parse("kafka"))
                 .hasMessage("Unknown source 'kafka': expected gen or datagen");
+    }
+
+    private static JobSettings settings(
+            SinkKind sink, Workload workload, boolean bulkInsert, SourceKind source) {
+        return new JobSettings(
+                sink,
+                workload,
+                1_000,
+                2,
+                4,
+                10_000,
+                Path.of("/tmp/run"),
+                List.of(Phase.INGEST, Phase.VERIFY),
+                bulkInsert,
+                source);
     }
 
     @Test
