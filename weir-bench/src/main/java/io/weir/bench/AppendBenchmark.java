@@ -49,7 +49,7 @@ public class AppendBenchmark implements Verifiable {
         view = new BinaryRow(schema.arity());
         int pageSize = 64 << 10;
         // Every row plus its 32-byte index entry, and a page per 64 KB for page-end waste.
-        long need = rows.bytes() + 32L * ROWS;
+        long need = rows.bytes() + 48L * ROWS; // rows, index entries, sort scratch
         MemoryPool pool = new MemoryPool(need + need / 8 + (4L << 20), pageSize);
         KeyFields key = schema.key();
         buffer = new SortBuffer(pool, schema.arity(), key);

@@ -73,7 +73,7 @@ public class FlushBenchmark implements Verifiable {
         rows = RowArena.randomKeys(schema, ROWS, schema.keyRange(), 4);
         view = new BinaryRow(schema.arity());
         key = schema.key();
-        long need = rows.bytes() + 32L * ROWS;
+        long need = rows.bytes() + 48L * ROWS; // rows, index entries, sort scratch
         buffer =
                 new SortBuffer(
                         new MemoryPool(need + need / 8 + (4L << 20), 64 << 10),

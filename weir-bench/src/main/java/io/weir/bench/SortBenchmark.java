@@ -77,7 +77,7 @@ public class SortBenchmark implements Verifiable {
         int[] positions = keyType.equals("bigint") ? new int[] {0} : new int[] {1};
         key = KeyFields.of(schema.schema().rowType(), positions);
         bucketKey = schema.key();
-        long need = rows.bytes() + 32L * ROWS;
+        long need = rows.bytes() + 48L * ROWS; // rows, index entries, sort scratch
         buffer =
                 new SortBuffer(
                         new MemoryPool(need + need / 8 + (4L << 20), 64 << 10),

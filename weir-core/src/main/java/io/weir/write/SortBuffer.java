@@ -92,7 +92,7 @@ public final class SortBuffer {
         }
         boolean fits = current != NO_PAGE && length <= current.length - position;
         int dataPagesNeeded = fits ? 0 : pool.pagesFor(length);
-        int indexPagesNeeded = index.room() > 0 ? 0 : 1;
+        int indexPagesNeeded = index.room() > 0 ? 0 : index.pagesToGrow();
         if (dataPagesNeeded + indexPagesNeeded > pool.freePages()) {
             checkCanEverFit(length);
             return false;
@@ -101,8 +101,8 @@ public final class SortBuffer {
             addDataPage(dataPagesNeeded == 1 ? pool.allocate() : pool.allocateLarge(length));
         }
         if (indexPagesNeeded > 0) {
-            index.addPage(pool.allocate());
-            memoryUsed += pool.pageSize();
+            index.grow();
+            memoryUsed += (long) indexPagesNeeded * pool.pageSize();
         }
         return true;
     }
@@ -161,13 +161,14 @@ public final class SortBuffer {
     }
 
     private void checkCanEverFit(int length) {
-        // Into an empty buffer, the row takes its data page(s) and one index page.
-        if (pool.pagesFor(length) + 1 > pool.maxPages()) {
+        // Into an empty buffer, the row takes its data page(s) and the first index page(s).
+        int pages = pool.pagesFor(length) + index.pagesForFirstEntry();
+        if (pages > pool.maxPages()) {
             throw new IllegalArgumentException(
                     "Cannot buffer a row of "
                             + length
                             + " bytes: it needs "
-                            + (pool.pagesFor(length) + 1)
+                            + pages
                             + " pages of "
                             + pool.pageSize()
                             + " bytes, the write buffer has "

@@ -37,6 +37,13 @@ final class SortIndex {
     private final KeyFields tieBreakKey;
 
     private final IndexSort sorter = new IndexSort(this);
+
+    /** The order when it is (group, prefix, insertion) and packs into longs; else null. */
+    private final PackedOrder packed;
+
+    /** False once {@link IndexSort} has moved entries: only entries in insertion order pack. */
+    private boolean inInsertionOrder = true;
+
     private final BinaryRow rowA;
     private final BinaryRow rowB;
     private final BinaryRow pivotRow;
@@ -56,6 +63,7 @@ final class SortIndex {
         this.entryShift = Integer.numberOfTrailingZeros(pool.pageSize()) - ENTRY_SHIFT_BYTES;
         this.entryMask = (1 << entryShift) - 1;
         this.tieBreakKey = key == null || key.prefixDetermines() ? null : key;
+        this.packed = tieBreakKey == null ? new PackedOrder(pool.pageSize()) : null;
         this.rowA = new BinaryRow(arity);
         this.rowB = new BinaryRow(arity);
         this.pivotRow = new BinaryRow(arity);
@@ -70,7 +78,26 @@ final class SortIndex {
         return capacity - size;
     }
 
-    void addPage(byte[] page) {
+    /** Pool pages that adding an index page takes: the page and its share of the scratch. */
+    int pagesToGrow() {
+        return 1 + (packed == null ? 0 : PackedOrder.pagesFor(pageCount + 1) - packed.pageCount());
+    }
+
+    /** Pool pages the first entry takes: an index page and, for a packed order, scratch. */
+    int pagesForFirstEntry() {
+        return 1 + (packed == null ? 0 : PackedOrder.pagesFor(1));
+    }
+
+    /** Adds an index page, and scratch pages as needed, from the pool: {@link #pagesToGrow()}. */
+    void grow() {
+        int scratch = pagesToGrow() - 1;
+        addPage(pool.allocate());
+        for (int i = 0; i < scratch; i++) {
+            packed.addPage(pool.allocate());
+        }
+    }
+
+    private void addPage(byte[] page) {
         if (pageCount == pages.length) {
             pages = Arrays.copyOf(pages, 2 * pageCount);
         }
@@ -123,13 +150,38 @@ final class SortIndex {
         capacity = 0;
         size = 0;
         dataPages = null;
+        if (packed != null) {
+            packed.clear(pool);
+        }
+        inInsertionOrder = true;
     }
 
-    /** Sorts the entries; {@code dataPages} are the rows' pages, by page number. */
+    /**
+     * Sorts the entries, or makes a {@link #packedOrder()} of them; {@code dataPages} are the rows'
+     * pages, by page number.
+     */
     void sort(byte[][] dataPages) {
+        if (packed != null) {
+            packed.reset();
+        }
+        if (size < 2) {
+            return;
+        }
+        if (packed != null && inInsertionOrder && packed.sort(this, size)) {
+            return;
+        }
+        inInsertionOrder = false;
         this.dataPages = dataPages;
         sorter.sort(size, tieBreakKey == null);
         this.dataPages = null;
+    }
+
+    /**
+     * The packed order of the rows if the last sort made one (then it describes the rows in order),
+     * or null: then the entries themselves are in order.
+     */
+    PackedOrder packedOrder() {
+        return packed != null && packed.isSorted() ? packed : null;
     }
 
     // ---- the order, for IndexSort ----

@@ -13,6 +13,10 @@ public final class SortedCursor implements SortedRows {
     private final SortIndex index;
     private final BinaryRow row;
     private byte[][] dataPages;
+
+    /** The order of the rows when the index made a packed one; null: the index's own order. */
+    private PackedOrder packed;
+
     private int next;
     private long group;
     private long prefix;
@@ -31,6 +35,7 @@ public final class SortedCursor implements SortedRows {
 
     void reset(byte[][] dataPages) {
         this.dataPages = dataPages;
+        this.packed = dataPages == null ? null : index.packedOrder();
         this.next = 0;
         this.bytes = null;
     }
@@ -41,10 +46,18 @@ public final class SortedCursor implements SortedRows {
             bytes = null;
             return false;
         }
-        group = index.group(next);
-        prefix = index.prefix(next);
-        long pointer = index.pointer(next);
-        length = index.length(next);
+        long pointer;
+        if (packed != null) {
+            group = packed.group(next);
+            prefix = packed.prefix(next);
+            pointer = packed.pointer(next);
+            length = packed.length(next);
+        } else {
+            group = index.group(next);
+            prefix = index.prefix(next);
+            pointer = index.pointer(next);
+            length = index.length(next);
+        }
         bytes = dataPages[(int) (pointer >>> 32)];
         offset = (int) pointer;
         if ((next & (AHEAD - 1)) == 0) {
@@ -65,7 +78,7 @@ public final class SortedCursor implements SortedRows {
         int to = Math.min(from + AHEAD, index.size());
         int sum = 0;
         for (int i = from; i < to; i++) {
-            long pointer = index.pointer(i);
+            long pointer = packed != null ? packed.pointer(i) : index.pointer(i);
             sum += dataPages[(int) (pointer >>> 32)][(int) pointer];
         }
         touched += sum;

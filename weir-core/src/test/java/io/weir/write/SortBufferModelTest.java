@@ -57,14 +57,23 @@ class SortBufferModelTest {
                         "b",
                         DataTypes.STRING()),
                 new int[] {1, 3}),
-        NO_KEY(RowType.of("a", DataTypes.INT(), "pad", DataTypes.STRING()), null);
+        NO_KEY(RowType.of("a", DataTypes.INT(), "pad", DataTypes.STRING()), null),
+        // Few partitions and buckets, keys in [-100, 100): the order packs into longs.
+        NARROW_BIGINT_KEY(BIGINT_KEY.type, BIGINT_KEY.key, true),
+        NARROW_NO_KEY(NO_KEY.type, null, true);
 
         final RowType type;
         final int[] key;
+        final boolean narrow;
 
         Shape(RowType type, int[] key) {
+            this(type, key, false);
+        }
+
+        Shape(RowType type, int[] key, boolean narrow) {
             this.type = type;
             this.key = key;
+            this.narrow = narrow;
         }
     }
 
@@ -110,8 +119,8 @@ class SortBufferModelTest {
         List<Expected> model = new ArrayList<>();
         int flushes = 0;
         for (int n = 0; n < 6000; n++) {
-            int partition = pick(random);
-            int bucket = pick(random);
+            int partition = shape.narrow ? random.nextInt(3) : pick(random);
+            int bucket = shape.narrow ? random.nextInt(4) : pick(random);
             RowKind kind = RowKind.values()[random.nextInt(RowKind.values().length)];
             BinaryRow row = BinaryRowWriter.toRow(shape.type, kind, rows.apply(random));
             if (!buffer.append(partition, bucket, row)) {
@@ -234,7 +243,9 @@ class SortBufferModelTest {
                                         ? SHORT_STRINGS[r.nextInt(SHORT_STRINGS.length)]
                                         : longKeys.get(r.nextInt(20))
                             };
-            case NO_KEY -> r -> new Object[] {r.nextInt(), pad(r, page)};
+            case NO_KEY, NARROW_NO_KEY -> r -> new Object[] {r.nextInt(), pad(r, page)};
+            case NARROW_BIGINT_KEY ->
+                    r -> new Object[] {r.nextInt(200) - 100L, pad(r, page), r.nextInt()};
         };
     }
 

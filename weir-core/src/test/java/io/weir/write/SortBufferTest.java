@@ -89,9 +89,9 @@ class SortBufferTest {
         assertThat(buffer.append(0, 0, row(100, PAGE / 2))).isTrue();
         assertThat(buffer.append(0, 0, row(101, PAGE / 2))).isTrue();
         assertThat(buffer.append(0, 0, row(102, 40))).isTrue();
-        // 12 data pages, and 13 index entries take 2 index pages.
-        assertThat(buffer.memoryUsed()).isEqualTo((12 + 2) * PAGE);
-        assertThat(pool.usedPages()).isEqualTo(14);
+        // 12 data pages; 13 index entries take 2 index pages and 1 scratch page (PackedOrder).
+        assertThat(buffer.memoryUsed()).isEqualTo((12 + 2 + 1) * PAGE);
+        assertThat(pool.usedPages()).isEqualTo(15);
         assertThat(keys(buffer))
                 .containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L, 100L, 101L, 102L);
         SortedCursor cursor = buffer.sortedCursor();
@@ -105,16 +105,17 @@ class SortBufferTest {
     void aRowLargerThanAPageGetsAnArrayOfWholePagesThatLaterRowsShare() {
         MemoryPool pool = new MemoryPool(16 * PAGE, PAGE);
         SortBuffer buffer = new SortBuffer(pool, TYPE.size(), KEY);
+        // A data page, an index page and a scratch page.
         assertThat(buffer.append(0, 0, row(5, 48))).isTrue();
         BinaryRow large = row(3, 2 * PAGE + 8); // spans three pages' worth
         assertThat(buffer.append(0, 0, large)).isTrue();
-        assertThat(pool.usedPages()).isEqualTo(1 + 3 + 1);
+        assertThat(pool.usedPages()).isEqualTo(3 + 3);
         // The rest of the large array (248 bytes) takes the next row, leaving 32 bytes.
         assertThat(buffer.append(0, 0, row(4, PAGE - 40))).isTrue();
-        assertThat(pool.usedPages()).isEqualTo(1 + 3 + 1);
+        assertThat(pool.usedPages()).isEqualTo(3 + 3);
         assertThat(buffer.append(0, 0, row(1, 40))).isTrue(); // 40 > 32: a new page
-        assertThat(pool.usedPages()).isEqualTo(1 + 3 + 1 + 1);
-        assertThat(buffer.memoryUsed()).isEqualTo(6L * PAGE);
+        assertThat(pool.usedPages()).isEqualTo(3 + 3 + 1);
+        assertThat(buffer.memoryUsed()).isEqualTo(7L * PAGE);
 
         SortedCursor cursor = buffer.sortedCursor();
         List<Long> keys = new ArrayList<>();
@@ -130,34 +131,34 @@ class SortBufferTest {
         // Larger than what is left of the pool: false, nothing changed.
         assertThat(buffer.append(0, 0, row(9, 10 * PAGE + 8))).isFalse();
         assertThat(buffer.size()).isEqualTo(4);
-        assertThat(pool.usedPages()).isEqualTo(6);
+        assertThat(pool.usedPages()).isEqualTo(7);
 
         buffer.clear();
         assertThat(pool.usedPages()).isZero();
-        // With the whole pool free, it fits (11 pages of data, 1 of index).
+        // With the whole pool free, it fits (11 pages of data, 1 of index, 1 of scratch).
         assertThat(buffer.append(0, 0, row(9, 10 * PAGE + 8))).isTrue();
-        assertThat(pool.usedPages()).isEqualTo(12);
+        assertThat(pool.usedPages()).isEqualTo(13);
         buffer.clear();
         assertThat(pool.usedPages()).isZero();
     }
 
     @Test
     void aRowThatCannotFitEvenAnEmptyPoolIsRejected() {
-        // One page: a row needs a data page and an index page, so nothing ever fits.
-        MemoryPool tiny = new MemoryPool(PAGE, PAGE);
+        // Two pages: a row needs a data page, an index page and a scratch page for the sort.
+        MemoryPool tiny = new MemoryPool(2 * PAGE, PAGE);
         SortBuffer buffer = new SortBuffer(tiny, TYPE.size(), KEY);
         assertThatThrownBy(() -> buffer.append(0, 0, row(1, 40)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("needs 2 pages")
+                .hasMessageContaining("needs 3 pages")
                 .hasMessageContaining("write-buffer-size");
         assertThat(buffer.isEmpty()).isTrue();
         assertThat(tiny.usedPages()).isZero();
 
-        MemoryPool small = new MemoryPool(4 * PAGE, PAGE);
+        MemoryPool small = new MemoryPool(5 * PAGE, PAGE);
         SortBuffer other = new SortBuffer(small, TYPE.size(), KEY);
         assertThatThrownBy(() -> other.append(0, 0, row(1, 3 * PAGE + 8)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("needs 5 pages");
+                .hasMessageContaining("needs 6 pages");
         assertThat(other.append(0, 0, row(1, 3 * PAGE))).isTrue();
     }
 
@@ -170,14 +171,14 @@ class SortBufferTest {
         while (first.append(0, n % 2, row(n, 128))) {
             n++;
         }
-        // 12 rows: 6 data pages (two rows each) and 2 index pages (8 entries each).
-        assertThat(n).isEqualTo(12);
+        // 10 rows: 5 data pages (two rows each), 2 index pages (8 entries each), 1 scratch page.
+        assertThat(n).isEqualTo(10);
         // Could fit an empty pool, so this is "flush someone", not an error.
         assertThat(second.append(0, 0, row(1, 40))).isFalse();
         first.clear();
         assertThat(second.append(0, 0, row(1, 40))).isTrue();
         assertThat(first.append(0, 0, row(2, 40))).isTrue();
-        assertThat(pool.usedPages()).isEqualTo(4);
+        assertThat(pool.usedPages()).isEqualTo(6);
     }
 
     @Test
