@@ -11,8 +11,8 @@ import java.util.Arrays;
  * index, above the row's location (page, offset, length), make one long per entry, and an LSD radix
  * sort by all but the location bits orders those longs. The sort is stable, the longs start in
  * insertion order, and the location grows with insertion, so equal keys keep it. The cursor then
- * reads the sorted longs alone, front to back ({@link #group}, {@link #prefix}, {@link #pointer},
- * {@link #length}); the index's entries stay where they are.
+ * reads the sorted longs alone, front to back ({@link #value}, decoded by {@link #group}, {@link
+ * #prefix}, {@link #pointer}, {@link #length}); the index's entries stay where they are.
  *
  * <p>Compared with the in-place MSD sort of the 32-byte entries ({@link IndexSort}), each pass
  * reads one array in order and writes 8-byte values to 256 sequential streams, and the cursor reads
@@ -85,38 +85,43 @@ final class PackedOrder {
         sortedBase = -1;
     }
 
-    /** Forgets the order: entry k is the index's entry k again. */
+    /** Forgets the order: the index's entries are the order again. */
     void reset() {
         sortedBase = -1;
     }
 
-    /** Whether the entries are in a packed order: then the accessors below describe the rows. */
+    /** Whether the entries are in a packed order: then {@link #value} and its decoders apply. */
     boolean isSorted() {
         return sortedBase >= 0;
     }
 
-    /** The group of the k-th row of the order. */
-    long group(int k) {
-        long code = groupShift < 64 ? get(sortedBase + k) >>> groupShift : 0L;
+    /** The packed long of the k-th row of the order: read once per row, then decoded. */
+    long value(int k) {
+        return get(sortedBase + k);
+    }
+
+    /** The group of a row, from its {@link #value}. */
+    long group(long value) {
+        long code = groupShift < 64 ? value >>> groupShift : 0L;
         return ((code >>> bucketBits) + minPartition) << 32
                 | ((code & ((1L << bucketBits) - 1)) + minBucket);
     }
 
-    /** The prefix of the k-th row of the order. */
-    long prefix(int k) {
-        return ((get(sortedBase + k) >>> prefixShift) & prefixMask) + minPrefix;
+    /** The prefix of a row, from its {@link #value}. */
+    long prefix(long value) {
+        return ((value >>> prefixShift) & prefixMask) + minPrefix;
     }
 
-    /** The pointer of the k-th row of the order. */
-    long pointer(int k) {
-        long location = (get(sortedBase + k) & locationMask) >>> lengthBits;
+    /** The pointer of a row, from its {@link #value}. */
+    long pointer(long value) {
+        long location = (value & locationMask) >>> lengthBits;
         return (location >>> offsetBits) << 32
                 | (location & ((1L << offsetBits) - 1)) << alignShift;
     }
 
-    /** The length of the k-th row of the order. */
-    int length(int k) {
-        return (int) (get(sortedBase + k) & ((1L << lengthBits) - 1)) << alignShift;
+    /** The length of a row, from its {@link #value}. */
+    int length(long value) {
+        return (int) (value & ((1L << lengthBits) - 1)) << alignShift;
     }
 
     /**

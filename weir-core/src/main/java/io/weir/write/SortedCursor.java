@@ -48,10 +48,11 @@ public final class SortedCursor implements SortedRows {
         }
         long pointer;
         if (packed != null) {
-            group = packed.group(next);
-            prefix = packed.prefix(next);
-            pointer = packed.pointer(next);
-            length = packed.length(next);
+            long value = packed.value(next);
+            group = packed.group(value);
+            prefix = packed.prefix(value);
+            pointer = packed.pointer(value);
+            length = packed.length(value);
         } else {
             group = index.group(next);
             prefix = index.prefix(next);
@@ -78,7 +79,7 @@ public final class SortedCursor implements SortedRows {
         int to = Math.min(from + AHEAD, index.size());
         int sum = 0;
         for (int i = from; i < to; i++) {
-            long pointer = packed != null ? packed.pointer(i) : index.pointer(i);
+            long pointer = packed != null ? packed.pointer(packed.value(i)) : index.pointer(i);
             sum += dataPages[(int) (pointer >>> 32)][(int) pointer];
         }
         touched += sum;

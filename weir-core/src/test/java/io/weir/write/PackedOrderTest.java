@@ -57,10 +57,11 @@ class PackedOrderTest {
         int firstWrong = -1;
         for (int k = 0; k < expected.size() && firstWrong < 0; k++) {
             long[] e = expected.get(k);
-            if (f.order.group(k) != e[0]
-                    || f.order.prefix(k) != e[1]
-                    || f.order.pointer(k) != e[2]
-                    || f.order.length(k) != e[3]) {
+            long value = f.order.value(k);
+            if (f.order.group(value) != e[0]
+                    || f.order.prefix(value) != e[1]
+                    || f.order.pointer(value) != e[2]
+                    || f.order.length(value) != e[3]) {
                 firstWrong = k;
             }
         }
