@@ -30,6 +30,20 @@ import java.util.stream.Stream;
  * the target exists, across processes, and the target appears complete or not at all.
  */
 public final class LocalFileIO implements FileIO {
+    private final boolean directWrites;
+
+    /** Writes new files with direct I/O where the file system takes it ({@link #newOutputFile}). */
+    public LocalFileIO() {
+        this(true);
+    }
+
+    /**
+     * @param directWrites whether {@link #newOutputFile}'s streams write with direct I/O (bypassing
+     *     the page cache) where the file system takes it, or always through the page cache
+     */
+    public LocalFileIO(boolean directWrites) {
+        this.directWrites = directWrites;
+    }
 
     public static Path toPath(String path) {
         if (path.startsWith("file:")) {
@@ -55,9 +69,12 @@ public final class LocalFileIO implements FileIO {
             @Override
             public PositionOutputStream create() throws IOException {
                 Files.createDirectories(p.toAbsolutePath().getParent());
-                return new LocalOutputStream(
+                FileChannel channel =
                         FileChannel.open(
-                                p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
+                                p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                PositionOutputStream direct =
+                        directWrites ? DirectOutputStream.openOrNull(p, channel) : null;
+                return direct != null ? direct : new LocalOutputStream(channel);
             }
         };
     }
@@ -301,6 +318,7 @@ public final class LocalFileIO implements FileIO {
         private final FileChannel channel;
         private final OutputStream out;
         private long pos;
+        private boolean closed;
 
         LocalOutputStream(FileChannel channel) {
             this.channel = channel;
@@ -314,28 +332,41 @@ public final class LocalFileIO implements FileIO {
 
         @Override
         public void write(int b) throws IOException {
+            checkOpen();
             out.write(b);
             pos++;
         }
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
+            checkOpen();
             out.write(b, off, len);
             pos += len;
         }
 
         @Override
         public void flush() throws IOException {
+            checkOpen();
             out.flush();
         }
 
         @Override
         public void close() throws IOException {
+            if (closed) {
+                return;
+            }
+            closed = true;
             try {
                 out.flush();
                 channel.force(false);
             } finally {
                 out.close();
+            }
+        }
+
+        private void checkOpen() throws IOException {
+            if (closed) {
+                throw new IOException("Stream closed");
             }
         }
     }
