@@ -25,7 +25,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 final class DirectOutputStream extends PositionOutputStream {
     static final int BUFFER_SIZE = 1 << 20;
 
-    /** The smallest alignment used: the page size, a multiple of every device's logical block. */
+    /** The smallest alignment used: the page size, a multiple of common devices' logical blocks. */
     private static final int MIN_ALIGNMENT = 4096;
 
     /** Aligned native buffers of closed streams, for the next (allocating one zeroes 1 MB). */
@@ -41,22 +41,23 @@ final class DirectOutputStream extends PositionOutputStream {
     private long written;
 
     /**
-     * Whether a direct write failed: a device whose blocks are larger than the file system says,
-     * for one. The stream then writes everything through the plain channel, from where it failed.
+     * Whether a direct write failed (on a device whose blocks are larger than the file system
+     * reports, say); from there on the stream writes through the plain channel.
      */
     private boolean directFailed;
 
-    private DirectOutputStream(FileChannel plain, FileChannel direct, int alignment) {
+    private DirectOutputStream(
+            FileChannel plain, FileChannel direct, int alignment, ByteBuffer buffer) {
         this.plain = plain;
         this.direct = direct;
         this.alignment = alignment;
-        this.buffer = takeBuffer(alignment);
+        this.buffer = buffer;
     }
 
     /**
      * A direct stream for {@code path}, just created and opened as {@code plain}, or null when its
-     * file system does not take direct I/O (tmpfs on older kernels, some network file systems): the
-     * caller then writes through {@code plain}.
+     * file system does not take direct I/O (tmpfs on older kernels, some network file systems) or
+     * no native buffer can be had: the caller then writes through {@code plain}.
      */
     static PositionOutputStream openOrNull(Path path, FileChannel plain) {
         int alignment;
@@ -79,7 +80,16 @@ final class DirectOutputStream extends PositionOutputStream {
         } catch (IOException | UnsupportedOperationException e) {
             return null;
         }
-        return new DirectOutputStream(plain, direct, alignment);
+        ByteBuffer buffer;
+        try {
+            buffer = takeBuffer(alignment);
+        } catch (OutOfMemoryError e) {
+            // The JVM's limit on native buffers (a Flink task manager sets it tight): the page
+            // cache then takes the file, as it would without direct I/O.
+            closeQuietly(direct);
+            return null;
+        }
+        return new DirectOutputStream(plain, direct, alignment, buffer);
     }
 
     /** Whether a direct write failed and the stream went on through the plain channel. */
@@ -179,6 +189,14 @@ final class DirectOutputStream extends PositionOutputStream {
     private void checkOpen() throws IOException {
         if (buffer == null) {
             throw new IOException("Stream closed");
+        }
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            // Nothing was written through it.
         }
     }
 
