@@ -3,19 +3,34 @@ package io.weir.log;
 import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Exception;
 import net.jpountz.lz4.LZ4Factory;
+import net.jpountz.lz4.LZ4JNIFastResetCompressor;
 import net.jpountz.lz4.LZ4SafeDecompressor;
 
 import java.util.zip.DataFormatException;
 
 /**
- * Raw LZ4 blocks (no LZ4 frame). Decompresses only with the safe decompressor: the fast one trusts
- * its input (CVE-2025-12183), and a log file is input.
+ * Raw LZ4 blocks (no LZ4 frame). Compresses with LZ4's native compressor at acceleration {@link
+ * BlockCodec#LZ4_ACCELERATION}, reusing its state from block to block; where that compressor is not
+ * available (no native library for the platform, or an older lz4-java earlier on the classpath),
+ * with lz4-java's fastest compressor at the default acceleration. Decompresses only with the safe
+ * decompressor: the fast one trusts its input (CVE-2025-12183), and a log file is input.
  */
 final class Lz4BlockCodec implements BlockCodec {
     private static final LZ4Factory FACTORY = LZ4Factory.fastestInstance();
 
-    private final LZ4Compressor compressor = FACTORY.fastCompressor();
+    /** Stateless (shared by all threads): the fallback, and the bound on compressed sizes. */
+    private static final LZ4Compressor FALLBACK = FACTORY.fastCompressor();
+
     private final LZ4SafeDecompressor decompressor = FACTORY.safeDecompressor();
+
+    /**
+     * Created by the first {@link #compress}: readers only decompress, and the native compressor
+     * holds native memory until {@link #close()}.
+     */
+    private LZ4JNIFastResetCompressor nativeCompressor;
+
+    /** Whether {@link #compress} has chosen between the native compressor and the fallback. */
+    private boolean chosen;
 
     @Override
     public LogCodec codec() {
@@ -24,13 +39,35 @@ final class Lz4BlockCodec implements BlockCodec {
 
     @Override
     public int maxCompressedLength(int rawLength) {
-        return compressor.maxCompressedLength(rawLength);
+        return FALLBACK.maxCompressedLength(rawLength);
     }
 
     @Override
     public int compress(
             byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstCapacity) {
-        return compressor.compress(src, srcOff, srcLen, dst, dstOff, dstCapacity);
+        if (!chosen) {
+            nativeCompressor = newNativeCompressor(LZ4_ACCELERATION);
+            chosen = true;
+        }
+        if (nativeCompressor != null) {
+            return nativeCompressor.compress(src, srcOff, srcLen, dst, dstOff, dstCapacity);
+        }
+        return FALLBACK.compress(src, srcOff, srcLen, dst, dstOff, dstCapacity);
+    }
+
+    /** Whether blocks are compressed natively at {@link BlockCodec#LZ4_ACCELERATION} (tests). */
+    boolean compressesNatively() {
+        return nativeCompressor != null;
+    }
+
+    /** The native compressor with its reusable state, or null where there is none. */
+    static LZ4JNIFastResetCompressor newNativeCompressor(int acceleration) {
+        try {
+            return LZ4Factory.nativeInstance().fastResetCompressor(acceleration);
+        } catch (LinkageError | RuntimeException e) {
+            // No JNI library for this platform, or lz4-java before 1.11 on the classpath.
+            return null;
+        }
     }
 
     @Override
@@ -50,5 +87,12 @@ final class Lz4BlockCodec implements BlockCodec {
     }
 
     @Override
-    public void close() {}
+    public void close() {
+        if (nativeCompressor != null) {
+            nativeCompressor.close();
+            nativeCompressor = null;
+        }
+        // Should it be used again anyway, it must not allocate native state nobody frees.
+        chosen = true;
+    }
 }
