@@ -25,9 +25,9 @@ final class Lz4BlockCodec implements BlockCodec {
 
     /**
      * Created by the first {@link #compress}: readers only decompress, and the native compressor
-     * holds native memory until {@link #close()}.
+     * holds native memory until {@link #close()}. Null: the fallback compresses.
      */
-    private LZ4JNIFastResetCompressor nativeCompressor;
+    private Accelerated accelerated;
 
     /** Whether {@link #compress} has chosen between the native compressor and the fallback. */
     private boolean chosen;
@@ -46,26 +46,27 @@ final class Lz4BlockCodec implements BlockCodec {
     public int compress(
             byte[] src, int srcOff, int srcLen, byte[] dst, int dstOff, int dstCapacity) {
         if (!chosen) {
-            nativeCompressor = newNativeCompressor(LZ4_ACCELERATION);
+            accelerated = acceleratedOrNull(LZ4_ACCELERATION);
             chosen = true;
         }
-        if (nativeCompressor != null) {
-            return nativeCompressor.compress(src, srcOff, srcLen, dst, dstOff, dstCapacity);
+        if (accelerated != null) {
+            return accelerated.compressor.compress(src, srcOff, srcLen, dst, dstOff, dstCapacity);
         }
         return FALLBACK.compress(src, srcOff, srcLen, dst, dstOff, dstCapacity);
     }
 
     /** Whether blocks are compressed natively at {@link BlockCodec#LZ4_ACCELERATION} (tests). */
     boolean compressesNatively() {
-        return nativeCompressor != null;
+        return accelerated != null;
     }
 
-    /** The native compressor with its reusable state, or null where there is none. */
-    static LZ4JNIFastResetCompressor newNativeCompressor(int acceleration) {
+    /** The native compressor at {@code acceleration}, or null where there is none. */
+    static Accelerated acceleratedOrNull(int acceleration) {
         try {
-            return LZ4Factory.nativeInstance().fastResetCompressor(acceleration);
+            return new Accelerated(acceleration);
         } catch (LinkageError | RuntimeException e) {
-            // No JNI library for this platform, or lz4-java before 1.11 on the classpath.
+            // No JNI library for this platform, or an lz4-java before 1.11 first on the classpath
+            // (flink-dist's 1.8): the class or the method does not exist.
             return null;
         }
     }
@@ -88,11 +89,23 @@ final class Lz4BlockCodec implements BlockCodec {
 
     @Override
     public void close() {
-        if (nativeCompressor != null) {
-            nativeCompressor.close();
-            nativeCompressor = null;
+        if (accelerated != null) {
+            accelerated.compressor.close();
+            accelerated = null;
         }
         // Should it be used again anyway, it must not allocate native state nobody frees.
         chosen = true;
+    }
+
+    /**
+     * The fork's native compressor with reusable state. A class of its own, so that where the
+     * lz4-java on the classpath lacks it, only creating one fails, and nothing else in this codec.
+     */
+    static final class Accelerated {
+        final LZ4JNIFastResetCompressor compressor;
+
+        Accelerated(int acceleration) {
+            this.compressor = LZ4Factory.nativeInstance().fastResetCompressor(acceleration);
+        }
     }
 }

@@ -3,6 +3,11 @@ package io.weir.log;
 import net.jpountz.lz4.LZ4Factory;
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.zip.DataFormatException;
@@ -21,7 +26,9 @@ class Lz4BlockCodecTest {
 
     @Test
     void roundTripsBlocksOfEverySizeAndContent() throws DataFormatException {
-        assumeTrue(Lz4BlockCodec.newNativeCompressor(1) != null, "no native LZ4 here");
+        Lz4BlockCodec.Accelerated probe = Lz4BlockCodec.acceleratedOrNull(1);
+        assumeTrue(probe != null, "no native LZ4 here");
+        probe.compressor.close();
         Random random = new Random(7);
         try (Lz4BlockCodec codec = new Lz4BlockCodec()) {
             for (int size : new int[] {1, 15, 16, 4096, 70_000, 1 << 20}) {
@@ -106,6 +113,56 @@ class Lz4BlockCodecTest {
                                             truncated, OFFSET, length - 7, back, 0, raw.length))
                     .isInstanceOf(DataFormatException.class)
                     .hasMessageContaining("LZ4");
+        }
+    }
+
+    @Test
+    void fallsBackToTheFastCompressorWhereFlinksOlderLz4JavaComesFirst() throws Exception {
+        Path flinkLz4 = Path.of("target/flink-lz4/lz4-java.jar");
+        Path classes =
+                Path.of(
+                        Lz4BlockCodec.class
+                                .getProtectionDomain()
+                                .getCodeSource()
+                                .getLocation()
+                                .toURI());
+        URL[] path = {classes.toUri().toURL(), flinkLz4.toUri().toURL()};
+        try (URLClassLoader loader =
+                new URLClassLoader(path, ClassLoader.getPlatformClassLoader())) {
+            Class<?> type = loader.loadClass(Lz4BlockCodec.class.getName());
+            assertThat(
+                            loader.loadClass(LZ4Factory.class.getName())
+                                    .getProtectionDomain()
+                                    .getCodeSource()
+                                    .getLocation()
+                                    .getPath())
+                    .endsWith("flink-lz4/lz4-java.jar");
+            Constructor<?> create = type.getDeclaredConstructor();
+            create.setAccessible(true);
+            Object codec = create.newInstance();
+            Method compress =
+                    type.getDeclaredMethod(
+                            "compress",
+                            byte[].class,
+                            int.class,
+                            int.class,
+                            byte[].class,
+                            int.class,
+                            int.class);
+            Method natively = type.getDeclaredMethod("compressesNatively");
+            compress.setAccessible(true);
+            natively.setAccessible(true);
+
+            byte[] raw = rowLike(new Random(13), 100_000);
+            byte[] out = new byte[2 * raw.length];
+            int n = (int) compress.invoke(codec, raw, 0, raw.length, out, 0, out.length);
+            assertThat(natively.invoke(codec)).isEqualTo(false);
+            assertThat(n).isLessThan(raw.length);
+            assertThat(
+                            LZ4Factory.safeInstance()
+                                    .safeDecompressor()
+                                    .decompress(Arrays.copyOf(out, n), raw.length))
+                    .isEqualTo(raw);
         }
     }
 
