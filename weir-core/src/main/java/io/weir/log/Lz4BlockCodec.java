@@ -55,9 +55,9 @@ final class Lz4BlockCodec implements BlockCodec {
         return FALLBACK.compress(src, srcOff, srcLen, dst, dstOff, dstCapacity);
     }
 
-    /** Whether blocks are compressed natively at {@link BlockCodec#LZ4_ACCELERATION} (tests). */
-    boolean compressesNatively() {
-        return accelerated != null;
+    /** The acceleration blocks are compressed at: the fallback's is LZ4's default, 1 (tests). */
+    int acceleration() {
+        return accelerated != null ? accelerated.compressor.getAcceleration() : 1;
     }
 
     /** The native compressor at {@code acceleration}, or null where there is none. */
