@@ -28,14 +28,23 @@ import static io.weir.log.LogFormat.SCHEMA_ID;
  * <p>Appending allocates nothing: the block buffer, the compression buffer and the codec state are
  * reused for every block, and grow only when a record does not fit. Writers of files written one
  * after another can share them too ({@link LogWriteBuffers}), so that a new file allocates nothing
- * but its stream. Blocks that compression does not make smaller are stored uncompressed (codec
- * NONE), which every reader handles.
+ * but its stream.
+ *
+ * <p>A block is stored compressed only when compression saves at least an eighth of it ({@link
+ * #worthStoringCompressed}); otherwise it is stored as it is (codec NONE), which every reader
+ * handles. After such a block the writer stores the next 1, then 3, 7 and 15 blocks without trying,
+ * as long as the blocks it tries still do not compress: data that does not compress (random text,
+ * bytes compressed already) costs the compressor one block in 16, and any block that compresses
+ * well ends the skipping.
  *
  * <p>Not thread-safe. {@link #close()} writes the footer and makes the file readable; {@link
  * #abort()} leaves an unreadable file for the caller to delete.
  */
 public final class LogFileWriter {
     private static final int INITIAL_PAYLOAD_CAPACITY = 64 << 10;
+
+    /** Blocks stored without trying after poorly compressed ones: at most 2^4 - 1. */
+    private static final int MAX_POOR_BLOCKS = 4;
 
     private final String path;
     private final LogWriterOptions options;
@@ -61,6 +70,12 @@ public final class LogFileWriter {
     private long deleteCount;
     private LogFileInfo info;
     private boolean aborted;
+
+    /** Blocks tried in a row that compression did not make worth storing compressed. */
+    private int poorBlocks;
+
+    /** Blocks still to store without trying to compress them. */
+    private int skipCompression;
 
     /** Creates the file (it must not exist) and writes the file header. */
     public LogFileWriter(OutputFile file, LogWriterOptions options) throws IOException {
@@ -232,7 +247,9 @@ public final class LogFileWriter {
         byte[] target = block;
         int storedLength = payloadLength;
         LogCodec codec = LogCodec.NONE;
-        if (compressor != null) {
+        if (compressor != null && skipCompression > 0) {
+            skipCompression--;
+        } else if (compressor != null) {
             int capacity = compressor.maxCompressedLength(payloadLength);
             if (PAYLOAD + capacity + CRC_SIZE > compressed.length) {
                 compressed = new byte[PAYLOAD + capacity + CRC_SIZE];
@@ -240,10 +257,14 @@ public final class LogFileWriter {
             int n =
                     compressor.compress(
                             block, PAYLOAD, payloadLength, compressed, PAYLOAD, capacity);
-            if (n < payloadLength) {
+            if (worthStoringCompressed(payloadLength, n)) {
                 target = compressed;
                 storedLength = n;
                 codec = compressor.codec();
+                poorBlocks = 0;
+            } else {
+                poorBlocks = Math.min(poorBlocks + 1, MAX_POOR_BLOCKS);
+                skipCompression = (1 << poorBlocks) - 1;
             }
         }
         LittleEndian.putInt(target, 0, BLOCK_MAGIC);
@@ -262,6 +283,15 @@ public final class LogFileWriter {
         blockCount++;
         payloadLength = 0;
         blockRecords = 0;
+    }
+
+    /**
+     * Whether a block compressed from {@code rawSize} to {@code compressedSize} bytes saves at
+     * least an eighth: the rule of RocksDB's block-based tables. Below that, a short-lived log file
+     * gains too little to make every reader decompress the block.
+     */
+    static boolean worthStoringCompressed(int rawSize, int compressedSize) {
+        return compressedSize < rawSize - rawSize / 8;
     }
 
     private void writeFooter() throws IOException {
