@@ -59,6 +59,7 @@ final class ChildJvm {
         command.add("-Xmx" + heap);
         command.addAll(FlinkJvmOptions.ADD_OPENS);
         command.add("-Dlog4j.configurationFile=" + log4jConfig);
+        command.add("-Djava.io.tmpdir=" + tmpDir(settings));
         command.add("-cp");
         command.add(libs.classpath(settings.sink()));
         command.add(BenchJob.class.getName());
@@ -66,9 +67,18 @@ final class ChildJvm {
         return command;
     }
 
+    /**
+     * The child's temporary directory, in its run's directory, so that what Flink leaves there (the
+     * RPC system's jar, 21 MB per JVM, is not deleted when a job's JVM exits) goes with the run.
+     */
+    static Path tmpDir(JobSettings settings) {
+        return settings.dir().resolve("tmp");
+    }
+
     /** Runs {@code settings} and returns what it measured; never throws for a failed run. */
     RunResult run(JobSettings settings, Path log) throws IOException, InterruptedException {
         List<String> command = command(settings);
+        Files.createDirectories(tmpDir(settings));
         Files.createDirectories(log.getParent());
         Files.writeString(log, String.join(" ", command) + "\n\n");
         ProcessBuilder builder = new ProcessBuilder(command);

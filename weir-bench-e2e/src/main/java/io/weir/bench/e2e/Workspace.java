@@ -69,11 +69,9 @@ final class Workspace {
         return dir.resolve("logs").resolve(runDir.getFileName() + ".log");
     }
 
-    /** Deletes the run's tables, unless asked to keep them. */
+    /** Deletes the run's tables, unless asked to keep them, and its temporary files. */
     void finished(JobSettings run) {
-        if (!keepTables) {
-            delete(run.dir());
-        }
+        delete(keepTables ? ChildJvm.tmpDir(run) : run.dir());
     }
 
     private static void delete(Path path) {
