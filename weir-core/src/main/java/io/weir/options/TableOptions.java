@@ -47,7 +47,9 @@ public final class TableOptions {
             ConfigOption.key("log.codec")
                     .enumType(LogCodec.class)
                     .defaultValue(LogCodec.LZ4)
-                    .withDescription("Compression of log file blocks.");
+                    .withDescription(
+                            "Compression of log file blocks. A block that it does not shrink by"
+                                    + " an eighth is stored uncompressed.");
 
     public static final ConfigOption<MemorySize> LOG_BLOCK_SIZE =
             ConfigOption.key("log.block-size")
