@@ -5,10 +5,10 @@ import com.sun.nio.file.ExtendedOpenOption;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.ArrayBlockingQueue;
 
 /**
  * Writes a new local file with direct I/O ({@code O_DIRECT}): whole aligned chunks go from an
@@ -16,20 +16,17 @@ import java.util.concurrent.ArrayBlockingQueue;
  * later. Data files are written once and read by other jobs, often much later, so caching them
  * while writing buys little and costs a copy of every byte plus the kernel's page cache work (on
  * the benchmark machine 1–2 s of system CPU per GB, against 0.15 s direct; docs/performance.md,
- * "Seventh round"). Reads still go through the page cache.
+ * "Seventh round"). {@link DirectInputStream} reads such files back once, for a compaction.
  *
  * <p>The file's last, unaligned bytes are written through a second, ordinary channel at the aligned
  * position, so the file ends exactly where its content does. {@link #close()} forces the file to
  * the device, as {@code LocalFileIO}'s buffered stream does.
  */
 final class DirectOutputStream extends PositionOutputStream {
-    static final int BUFFER_SIZE = 1 << 20;
+    static final int BUFFER_SIZE = AlignedBuffers.SIZE;
 
     /** The smallest alignment used: the page size, a multiple of common devices' logical blocks. */
     private static final int MIN_ALIGNMENT = 4096;
-
-    /** Aligned native buffers of closed streams, for the next (allocating one zeroes 1 MB). */
-    private static final ArrayBlockingQueue<ByteBuffer> FREE_BUFFERS = new ArrayBlockingQueue<>(4);
 
     private final FileChannel plain;
     private final FileChannel direct;
@@ -62,14 +59,20 @@ final class DirectOutputStream extends PositionOutputStream {
     static PositionOutputStream openOrNull(Path path, FileChannel plain) {
         int alignment;
         try {
-            alignment = (int) Math.max(MIN_ALIGNMENT, Files.getFileStore(path).getBlockSize());
+            alignment = alignment(Files.getFileStore(path));
         } catch (IOException | UnsupportedOperationException e) {
             return null;
         }
-        if (Integer.bitCount(alignment) != 1 || alignment > BUFFER_SIZE) {
-            return null;
-        }
-        return openOrNull(path, plain, alignment);
+        return alignment < 0 ? null : openOrNull(path, plain, alignment);
+    }
+
+    /**
+     * The alignment of direct I/O on {@code store}: its block size, at least the page size; -1 if
+     * that is no power of two or larger than a buffer.
+     */
+    static int alignment(FileStore store) throws IOException {
+        long alignment = Math.max(MIN_ALIGNMENT, store.getBlockSize());
+        return Long.bitCount(alignment) == 1 && alignment <= BUFFER_SIZE ? (int) alignment : -1;
     }
 
     /** As {@link #openOrNull(Path, FileChannel)}, with writes aligned to {@code alignment}. */
@@ -82,7 +85,7 @@ final class DirectOutputStream extends PositionOutputStream {
         }
         ByteBuffer buffer;
         try {
-            buffer = takeBuffer(alignment);
+            buffer = AlignedBuffers.take(alignment);
         } catch (OutOfMemoryError e) {
             // The JVM's limit on native buffers (a Flink task manager sets it tight): the page
             // cache then takes the file, as it would without direct I/O.
@@ -151,8 +154,7 @@ final class DirectOutputStream extends PositionOutputStream {
                 direct.close();
             } finally {
                 plain.close();
-                released.clear();
-                FREE_BUFFERS.offer(released);
+                AlignedBuffers.give(released);
             }
         }
     }
@@ -192,19 +194,11 @@ final class DirectOutputStream extends PositionOutputStream {
         }
     }
 
-    private static void closeQuietly(FileChannel channel) {
+    static void closeQuietly(FileChannel channel) {
         try {
             channel.close();
         } catch (IOException e) {
-            // Nothing was written through it.
+            // Nothing was written or read through it.
         }
-    }
-
-    private static ByteBuffer takeBuffer(int alignment) {
-        ByteBuffer b = FREE_BUFFERS.poll();
-        if (b != null && b.alignmentOffset(0, alignment) == 0) {
-            return b;
-        }
-        return ByteBuffer.allocateDirect(BUFFER_SIZE + alignment).alignedSlice(alignment);
     }
 }

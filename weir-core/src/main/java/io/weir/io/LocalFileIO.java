@@ -30,19 +30,23 @@ import java.util.stream.Stream;
  * the target exists, across processes, and the target appears complete or not at all.
  */
 public final class LocalFileIO implements FileIO {
-    private final boolean directWrites;
+    private final boolean directIo;
 
-    /** Writes new files with direct I/O where the file system takes it ({@link #newOutputFile}). */
+    /**
+     * Writes new files ({@link #newOutputFile}) and reads files once ({@link
+     * InputFile#newUncachedStream()}) with direct I/O where the file system takes it.
+     */
     public LocalFileIO() {
         this(true);
     }
 
     /**
-     * @param directWrites whether {@link #newOutputFile}'s streams write with direct I/O (bypassing
-     *     the page cache) where the file system takes it, or always through the page cache
+     * @param directIo whether {@link #newOutputFile}'s streams and {@link
+     *     InputFile#newUncachedStream()} use direct I/O (bypassing the page cache) where the file
+     *     system takes it, or always the page cache
      */
-    public LocalFileIO(boolean directWrites) {
-        this.directWrites = directWrites;
+    public LocalFileIO(boolean directIo) {
+        this.directIo = directIo;
     }
 
     public static Path toPath(String path) {
@@ -54,7 +58,7 @@ public final class LocalFileIO implements FileIO {
 
     @Override
     public InputFile newInputFile(String path) {
-        return new LocalInputFile(path, toPath(path));
+        return new LocalInputFile(path, toPath(path), directIo);
     }
 
     @Override
@@ -73,7 +77,7 @@ public final class LocalFileIO implements FileIO {
                         FileChannel.open(
                                 p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
                 PositionOutputStream direct =
-                        directWrites ? DirectOutputStream.openOrNull(p, channel) : null;
+                        directIo ? DirectOutputStream.openOrNull(p, channel) : null;
                 return direct != null ? direct : new LocalOutputStream(channel);
             }
         };
@@ -218,10 +222,12 @@ public final class LocalFileIO implements FileIO {
     private static final class LocalInputFile implements InputFile {
         private final String path;
         private final Path file;
+        private final boolean directIo;
 
-        LocalInputFile(String path, Path file) {
+        LocalInputFile(String path, Path file, boolean directIo) {
             this.path = path;
             this.file = file;
+            this.directIo = directIo;
         }
 
         @Override
@@ -240,8 +246,20 @@ public final class LocalFileIO implements FileIO {
 
         @Override
         public SeekableInputStream newStream() throws IOException {
+            return new LocalInputStream(open());
+        }
+
+        @Override
+        public SeekableInputStream newUncachedStream() throws IOException {
+            FileChannel channel = open();
+            SeekableInputStream direct =
+                    directIo ? DirectInputStream.openOrNull(file, channel) : null;
+            return direct != null ? direct : new LocalInputStream(channel);
+        }
+
+        private FileChannel open() throws IOException {
             try {
-                return new LocalInputStream(FileChannel.open(file, StandardOpenOption.READ));
+                return FileChannel.open(file, StandardOpenOption.READ);
             } catch (NoSuchFileException e) {
                 throw notFound(e);
             }

@@ -90,7 +90,9 @@ public final class LogFileReader implements Closeable {
     }
 
     /**
-     * Opens a log file whose rows have {@code arity} fields.
+     * Opens a log file whose rows have {@code arity} fields. It is read once, front to back, around
+     * the page cache where the file system can ({@link InputFile#newUncachedStream()}): a log file
+     * is read by the compaction that replaces it, and by the few scans before that.
      *
      * @throws java.io.FileNotFoundException naming the path if the file does not exist
      * @throws CorruptFileException if its header or footer is damaged, or it is truncated
@@ -100,7 +102,7 @@ public final class LogFileReader implements Closeable {
             throw new IllegalArgumentException("Invalid arity " + arity);
         }
         long length = file.length();
-        SeekableInputStream in = file.newStream();
+        SeekableInputStream in = file.newUncachedStream();
         LogInput input = new LogInput(file.path(), in);
         try {
             return new LogFileReader(input, length, arity);

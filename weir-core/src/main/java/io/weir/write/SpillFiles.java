@@ -35,7 +35,8 @@ import java.util.Set;
 final class SpillFiles implements AutoCloseable {
     static final int BLOCK_SIZE = 64 << 10;
 
-    private final LocalFileIO io = new LocalFileIO();
+    // Runs are written through the page cache and read back soon: read them through it too.
+    private final LocalFileIO io = new LocalFileIO(false);
     private final Path parent;
     private final LogWriterOptions options;
     private final LogWriteBuffers buffers = new LogWriteBuffers(LogCodec.LZ4);

@@ -11,6 +11,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,7 +20,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * New files hold exactly the bytes written, whichever stream writes them: the direct one (whole
- * aligned chunks with {@code O_DIRECT}, the tail through the page cache) or the buffered one.
+ * aligned chunks with {@code O_DIRECT}, the tail through the page cache) or the buffered one; and
+ * read-once streams ({@link InputFile#newUncachedStream()}) read exactly the file's bytes, direct
+ * or not.
  */
 class LocalFileIOTest {
     private static final int BUFFER = DirectOutputStream.BUFFER_SIZE;
@@ -111,6 +114,83 @@ class LocalFileIOTest {
         assertThat(Files.size(Path.of(path))).isEqualTo(5000);
     }
 
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void uncachedStreamsReadExactlyTheFile(boolean directIo) throws IOException {
+        LocalFileIO io = new LocalFileIO(directIo);
+        Random random = new Random(directIo ? 5 : 6);
+        for (int size : SIZES) {
+            byte[] content = new byte[size];
+            random.nextBytes(content);
+            Path path = dir.resolve("read-" + size);
+            Files.write(path, content);
+            try (SeekableInputStream in = io.newInputFile(path.toString()).newUncachedStream()) {
+                readInPieces(in, content, random);
+            }
+        }
+    }
+
+    @Test
+    void theDirectStreamReadsWhereTheFileSystemTakesIt() throws IOException {
+        Path probe = dir.resolve("probe");
+        Files.write(probe, new byte[1]);
+        try (SeekableInputStream in =
+                new LocalFileIO(true).newInputFile(probe.toString()).newUncachedStream()) {
+            assumeTrue(in instanceof DirectInputStream, "no O_DIRECT on " + dir);
+        }
+        Random random = new Random(7);
+        for (int size : SIZES) {
+            byte[] content = new byte[size];
+            random.nextBytes(content);
+            Path path = dir.resolve("direct-read-" + size);
+            // Written directly, as data files are: the bytes are on the device, not in the cache.
+            try (PositionOutputStream out = create(path)) {
+                out.write(content, 0, size);
+            }
+            try (SeekableInputStream in =
+                    new LocalFileIO(true).newInputFile(path.toString()).newUncachedStream()) {
+                assertThat(in).isInstanceOf(DirectInputStream.class);
+                readInPieces(in, content, random);
+                assertThat(((DirectInputStream) in).directFailed()).isFalse();
+            }
+        }
+    }
+
+    @Test
+    void afterAFailedDirectReadTheRestGoesThroughThePlainChannel() throws IOException {
+        Random random = new Random(8);
+        byte[] content = new byte[3 * BUFFER + 12_345];
+        random.nextBytes(content);
+        Path path = dir.resolve("misaligned-read");
+        Files.write(path, content);
+        // An alignment of one byte: reads from an odd position are not aligned for O_DIRECT, and
+        // fail (EINVAL, or the JDK's own alignment check).
+        SeekableInputStream in =
+                DirectInputStream.openOrNull(
+                        path, FileChannel.open(path, StandardOpenOption.READ), 1);
+        assumeTrue(in != null, "no O_DIRECT on " + dir);
+        try (in) {
+            in.seek(4097);
+            byte[] read = new byte[100];
+            in.readFully(read, 0, read.length);
+            assertThat(read).isEqualTo(Arrays.copyOfRange(content, 4097, 4197));
+            assertThat(((DirectInputStream) in).directFailed()).isTrue();
+            readInPieces(in, content, random);
+        }
+    }
+
+    @Test
+    void aClosedUncachedStreamRefusesReadsAndClosesTwice() throws IOException {
+        Path path = dir.resolve("closed-read");
+        Files.write(path, new byte[5000]);
+        SeekableInputStream in =
+                new LocalFileIO(true).newInputFile(path.toString()).newUncachedStream();
+        assertThat(in.read(new byte[10], 0, 10)).isEqualTo(10);
+        in.close();
+        in.close();
+        assertThatThrownBy(() -> in.read(new byte[1], 0, 1)).isInstanceOf(IOException.class);
+    }
+
     private PositionOutputStream create(Path path) throws IOException {
         return new LocalFileIO(true).newOutputFile(path.toString()).create();
     }
@@ -134,5 +214,44 @@ class LocalFileIOTest {
             }
             assertThat(out.getPos()).isEqualTo(at);
         }
+    }
+
+    /**
+     * Reads {@code content} from {@code in} front to back in pieces of many sizes (single bytes,
+     * and reads across buffer boundaries), with seeks back and ahead in between; then checks that
+     * the end reads as the end, at and past it.
+     */
+    private static void readInPieces(SeekableInputStream in, byte[] content, Random random)
+            throws IOException {
+        int at = 0;
+        in.seek(0);
+        while (at < content.length) {
+            if (random.nextInt(8) == 0) {
+                // Somewhere else, then back.
+                int elsewhere = random.nextInt(content.length);
+                in.seek(elsewhere);
+                assertThat(in.read()).isEqualTo(content[elsewhere] & 0xff);
+                in.seek(at);
+            }
+            int kind = random.nextInt(3);
+            if (kind == 0) {
+                assertThat(in.read()).as("byte %d", at).isEqualTo(content[at] & 0xff);
+                at++;
+            } else {
+                int max = kind == 1 ? 100 : 3 * BUFFER / 2;
+                int n = Math.min(content.length - at, 1 + random.nextInt(max));
+                byte[] read = new byte[n];
+                in.readFully(read, 0, n);
+                assertThat(read)
+                        .as("bytes %d to %d", at, at + n)
+                        .isEqualTo(Arrays.copyOfRange(content, at, at + n));
+                at += n;
+            }
+            assertThat(in.getPos()).isEqualTo(at);
+        }
+        assertThat(in.read()).isEqualTo(-1);
+        assertThat(in.read(new byte[10], 0, 10)).isEqualTo(-1);
+        in.seek(content.length + 10_000L);
+        assertThat(in.read()).isEqualTo(-1);
     }
 }
