@@ -3,6 +3,8 @@ package io.weir.log;
 import io.weir.data.BinaryRow;
 import io.weir.data.BinaryRowWriter;
 import io.weir.data.RowKind;
+import io.weir.io.InputFile;
+import io.weir.io.SeekableInputStream;
 import io.weir.types.DataTypes;
 import io.weir.types.RowType;
 import io.weir.util.LittleEndian;
@@ -16,6 +18,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
@@ -190,6 +193,42 @@ class LogFileRoundTripTest {
         assertThatThrownBy(() -> writer.close()).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> readAll(path, TYPE.size()))
                 .isInstanceOf(io.weir.exceptions.CorruptFileException.class);
+    }
+
+    @Test
+    void filesAreReadThroughTheReadOnceStream() throws IOException {
+        String path = dir.resolve("once.wlog").toString();
+        List<BinaryRow> rows = LogTestSupport.randomRows(new Random(10), 300, 5_000);
+        write(path, new LogWriterOptions(1, TYPE.size(), LogCodec.LZ4, 4096), rows);
+        InputFile local = IO.newInputFile(path);
+        List<String> opened = new ArrayList<>();
+        InputFile recording =
+                new InputFile() {
+                    @Override
+                    public String path() {
+                        return path;
+                    }
+
+                    @Override
+                    public long length() throws IOException {
+                        return local.length();
+                    }
+
+                    @Override
+                    public SeekableInputStream newStream() throws IOException {
+                        opened.add("cached");
+                        return local.newStream();
+                    }
+
+                    @Override
+                    public SeekableInputStream newUncachedStream() throws IOException {
+                        opened.add("uncached");
+                        return local.newUncachedStream();
+                    }
+                };
+
+        assertThat(readAll(recording, TYPE.size())).isEqualTo(rows);
+        assertThat(opened).containsExactly("uncached");
     }
 
     @Test
