@@ -8,6 +8,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Reads a local file with direct I/O ({@code O_DIRECT}), for files read once ({@link
@@ -19,10 +20,16 @@ import java.nio.file.StandardOpenOption;
  * 0.05 to 1.3 s of system CPU (the more, the more of the page cache had to be found first),
  * directly 0.05 s (docs/performance.md, "Tenth round").
  *
- * <p>A failed direct read (a device whose blocks are larger than the file system reports, say)
- * sends this and every later read through the plain channel.
+ * <p>At most {@link #MAX_OPEN} streams are open at once (a merge over more log files reads the
+ * others through the page cache): each holds a 1 MB native buffer, and a Flink task manager's
+ * native memory is budgeted. A failed direct read (a device whose blocks are larger than the file
+ * system reports, say) sends this and every later read through the plain channel.
  */
 final class DirectInputStream extends SeekableInputStream {
+    static final int MAX_OPEN = 32;
+
+    private static final AtomicInteger OPEN = new AtomicInteger();
+
     private final FileChannel plain;
     private final FileChannel direct;
     private final int alignment;
@@ -60,19 +67,28 @@ final class DirectInputStream extends SeekableInputStream {
 
     /** As {@link #openOrNull(Path, FileChannel)}, with reads aligned to {@code alignment}. */
     static SeekableInputStream openOrNull(Path path, FileChannel plain, int alignment) {
-        FileChannel direct;
+        if (OPEN.incrementAndGet() > MAX_OPEN) {
+            OPEN.decrementAndGet();
+            return null;
+        }
+        FileChannel direct = null;
         try {
             direct = FileChannel.open(path, StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
-        } catch (IOException | UnsupportedOperationException e) {
-            return null;
-        }
-        try {
             return new DirectInputStream(plain, direct, alignment, AlignedBuffers.take(alignment));
-        } catch (OutOfMemoryError e) {
-            // The JVM's limit on native buffers: the page cache then serves the file.
-            DirectOutputStream.closeQuietly(direct);
+        } catch (IOException | UnsupportedOperationException | OutOfMemoryError e) {
+            // No direct I/O here, or the JVM's limit on native buffers: the page cache then
+            // serves the file.
+            if (direct != null) {
+                DirectOutputStream.closeQuietly(direct);
+            }
+            OPEN.decrementAndGet();
             return null;
         }
+    }
+
+    /** The number of direct read streams open now. */
+    static int openCount() {
+        return OPEN.get();
     }
 
     /** Whether a direct read failed and the stream went on through the plain channel. */
@@ -170,6 +186,7 @@ final class DirectInputStream extends SeekableInputStream {
         }
         ByteBuffer released = buffer;
         buffer = null;
+        OPEN.decrementAndGet();
         try {
             direct.close();
         } finally {

@@ -11,7 +11,9 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -136,7 +138,11 @@ class LocalFileIOTest {
         Files.write(probe, new byte[1]);
         try (SeekableInputStream in =
                 new LocalFileIO(true).newInputFile(probe.toString()).newUncachedStream()) {
-            assumeTrue(in instanceof DirectInputStream, "no O_DIRECT on " + dir);
+            assumeTrue(
+                    in instanceof DirectInputStream
+                            && in.read() == 0
+                            && !((DirectInputStream) in).directFailed(),
+                    "no O_DIRECT reads on " + dir);
         }
         Random random = new Random(7);
         for (int size : SIZES) {
@@ -177,6 +183,41 @@ class LocalFileIOTest {
             assertThat(((DirectInputStream) in).directFailed()).isTrue();
             readInPieces(in, content, random);
         }
+    }
+
+    @Test
+    void atMostMaxOpenDirectStreamsAreOpenAtOnceAndTheRestReadTheSame() throws IOException {
+        byte[] content = new byte[10_000];
+        new Random(9).nextBytes(content);
+        Path path = dir.resolve("many");
+        Files.write(path, content);
+        InputFile file = new LocalFileIO(true).newInputFile(path.toString());
+        int before = DirectInputStream.openCount();
+        List<SeekableInputStream> streams = new ArrayList<>();
+        try {
+            SeekableInputStream in;
+            do {
+                in = file.newUncachedStream();
+                streams.add(in);
+                assertThat(streams.size()).isLessThanOrEqualTo(DirectInputStream.MAX_OPEN + 1);
+            } while (in instanceof DirectInputStream);
+            assumeTrue(streams.size() > 1, "no O_DIRECT on " + dir);
+            assertThat(DirectInputStream.openCount()).isEqualTo(DirectInputStream.MAX_OPEN);
+            for (SeekableInputStream s : streams) {
+                byte[] read = new byte[content.length];
+                s.readFully(read, 0, read.length);
+                assertThat(read).isEqualTo(content);
+            }
+            streams.remove(0).close();
+            SeekableInputStream again = file.newUncachedStream();
+            streams.add(again);
+            assertThat(again).isInstanceOf(DirectInputStream.class);
+        } finally {
+            for (SeekableInputStream s : streams) {
+                s.close();
+            }
+        }
+        assertThat(DirectInputStream.openCount()).isEqualTo(before);
     }
 
     @Test
