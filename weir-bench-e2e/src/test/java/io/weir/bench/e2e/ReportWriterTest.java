@@ -33,7 +33,11 @@ class ReportWriterTest {
                         run(SinkKind.HUDI, Workload.SCHEMA1, 250_000, 5, 8),
                         run(SinkKind.BLACKHOLE, Workload.SCHEMA2, rows, 4, 8),
                         run(SinkKind.WEIR, Workload.SCHEMA2, rows, 5, 10),
-                        run(SinkKind.PAIMON, Workload.SCHEMA2, rows, 10, 16));
+                        run(SinkKind.PAIMON, Workload.SCHEMA2, rows, 10, 16),
+                        // Weir's job under the blackhole's CPU: a source-bound schema, noise
+                        run(SinkKind.BLACKHOLE, Workload.SCHEMA3, rows, 2, 6),
+                        run(SinkKind.WEIR, Workload.SCHEMA3, rows, 2.5, 5.8),
+                        run(SinkKind.PAIMON, Workload.SCHEMA3, rows, 5, 10));
         List<RunResult> lifecycles =
                 List.of(
                         lifecycle(SinkKind.WEIR, Workload.SCHEMA1, rows),
@@ -68,6 +72,8 @@ class ReportWriterTest {
                 // cheaper peer on schema1: Paimon, 4 µs vs Weir's 1 µs
                 .contains("| schema1 | Paimon 1.3.1 | 4.00 | 1.00 | 4.0× | 40 % | 80 % |")
                 .contains("| schema2 | Paimon 1.3.1 | 8.00 | 2.00 | 4.0× | 40 % | 80 % |")
+                .contains(
+                        "| schema3 | Paimon 1.3.1 | 4.00 | -0.20 | Weir ≤ blackhole | 40 % | 80 % |")
                 .contains(
                         "| schema1 | weir | 1 M | 10.0 (18.0) | 5.0 (8.0) | 2.0 (3.0) | 3.0 (5.0)"
                                 + " | 20.0 (34.0) | 2.0 | 3.0 | yes |")
