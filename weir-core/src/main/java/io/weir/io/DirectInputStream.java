@@ -137,31 +137,24 @@ final class DirectInputStream extends SeekableInputStream {
     }
 
     /**
-     * Fills the buffer from the aligned position at or before {@link #pos}; at the end of the file
-     * it holds fewer bytes, and none of {@link #pos}'s if that is past the end.
+     * Fills the buffer with one read from the aligned position at or before {@link #pos}. A short
+     * read (the end of the file) leaves fewer bytes, and none of {@link #pos}'s if that is past the
+     * end; whatever it left out, the next fill reads.
      */
     private void fill() throws IOException {
         bufferStart = pos & -(long) alignment;
         buffer.clear();
-        while (buffer.hasRemaining()) {
-            int wanted = buffer.remaining();
-            int n = readAt(bufferStart + buffer.position());
-            if (n < wanted) {
-                break; // the end of the file (a short read stops here in any case)
-            }
-        }
-        buffer.flip();
-    }
-
-    private int readAt(long position) throws IOException {
         if (!directFailed) {
             try {
-                return direct.read(buffer, position);
+                direct.read(buffer, bufferStart);
             } catch (IOException e) {
                 directFailed = true;
             }
         }
-        return plain.read(buffer, position);
+        if (directFailed) {
+            plain.read(buffer, bufferStart);
+        }
+        buffer.flip();
     }
 
     @Override

@@ -171,9 +171,11 @@ class LocalFileIOTest {
         Files.write(path, content);
         // An alignment of one byte: reads from an odd position are not aligned for O_DIRECT, and
         // fail (EINVAL, or the JDK's own alignment check).
-        SeekableInputStream in =
-                DirectInputStream.openOrNull(
-                        path, FileChannel.open(path, StandardOpenOption.READ), 1);
+        FileChannel plain = FileChannel.open(path, StandardOpenOption.READ);
+        SeekableInputStream in = DirectInputStream.openOrNull(path, plain, 1);
+        if (in == null) {
+            plain.close();
+        }
         assumeTrue(in != null, "no O_DIRECT on " + dir);
         try (in) {
             in.seek(4097);
