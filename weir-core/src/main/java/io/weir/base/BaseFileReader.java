@@ -1,6 +1,7 @@
 package io.weir.base;
 
 import io.weir.data.BinaryRow;
+import io.weir.data.BinaryRowWriter;
 import io.weir.exceptions.CorruptFileException;
 import io.weir.exceptions.ValidationException;
 import io.weir.io.InputFile;
@@ -8,10 +9,13 @@ import io.weir.types.Field;
 import io.weir.types.RowType;
 
 import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.hadoop.metadata.FileMetaData;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.MessageColumnIO;
@@ -23,8 +27,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.IntStream;
 
 /**
@@ -34,6 +40,10 @@ import java.util.stream.IntStream;
  * rows have those fields in that order. Columns are found in the file by field id, so a renamed
  * column still reads and a column added after the file was written reads as null. Whether a value
  * can be null follows the file: an optional column's nulls read as nulls whatever the table type.
+ *
+ * <p>A row group whose requested columns use only plain and dictionary encodings (every row group
+ * Weir writes) is decoded column by column ({@link ColumnDecoder}); any other (other writers' delta
+ * encodings, say) through parquet-java's record reader. Both give the same rows.
  *
  * <p>Failures name the file: {@link UncheckedIOException} when the file is missing or the file
  * system fails, {@link CorruptFileException} when the bytes are not a readable base file, {@link
@@ -47,7 +57,14 @@ public final class BaseFileReader implements AutoCloseable {
     private final List<BlockMetaData> rowGroups;
     private final MessageColumnIO columnIO; // null if no requested column is in the file
     private final RowMaterializer materializer;
+    private final boolean columnarReads;
+    private final ColumnDecoder[] decoders;
+    private final Set<ColumnPath> requestedPaths = new HashSet<>();
+    private final int[] absentPositions; // requested fields the file does not have: null
+    private final BinaryRowWriter writer;
     private RecordReader<BinaryRow> records;
+    private boolean columnar; // the current row group is read by the decoders
+    private int columnarRowGroups;
     private int rowGroupIndex;
     private long rowGroupOffset;
     private long rowsLeftInRowGroup;
@@ -65,7 +82,13 @@ public final class BaseFileReader implements AutoCloseable {
      * @param projection distinct positions in {@code rowType}
      */
     public BaseFileReader(InputFile file, RowType rowType, int[] projection) {
+        this(file, rowType, projection, true);
+    }
+
+    /** With {@code columnarReads} false, every row group goes through the record reader. */
+    BaseFileReader(InputFile file, RowType rowType, int[] projection, boolean columnarReads) {
         this.path = file.path();
+        this.columnarReads = columnarReads;
         this.projectedType = project(rowType, projection);
         long length;
         try {
@@ -91,6 +114,9 @@ public final class BaseFileReader implements AutoCloseable {
             List<Type> requested = new ArrayList<>();
             int[] columnPositions = resolveColumns(fileSchema, requested);
             this.materializer = new RowMaterializer(projectedType, requested, columnPositions);
+            this.decoders = new ColumnDecoder[columnPositions.length];
+            this.writer = new BinaryRowWriter(projectedType.size());
+            this.absentPositions = absentPositions(projectedType.size(), columnPositions);
             if (requested.isEmpty()) {
                 this.columnIO = null;
             } else {
@@ -99,6 +125,13 @@ public final class BaseFileReader implements AutoCloseable {
                 this.columnIO =
                         new ColumnIOFactory(metadata.getCreatedBy())
                                 .getColumnIO(requestedSchema, fileSchema, true);
+                List<ColumnDescriptor> columns = requestedSchema.getColumns();
+                for (int k = 0; k < columnPositions.length; k++) {
+                    int pos = columnPositions[k];
+                    ColumnDescriptor column = columns.get(k);
+                    decoders[k] = ColumnDecoders.of(column, projectedType.type(pos), pos);
+                    requestedPaths.add(ColumnPath.get(column.getPath()));
+                }
             }
         } catch (RuntimeException e) {
             closeQuietly();
@@ -120,6 +153,14 @@ public final class BaseFileReader implements AutoCloseable {
             used[pos] = true;
         }
         return rowType.project(projection);
+    }
+
+    private static int[] absentPositions(int arity, int[] columnPositions) {
+        boolean[] present = new boolean[arity];
+        for (int pos : columnPositions) {
+            present[pos] = true;
+        }
+        return IntStream.range(0, arity).filter(p -> !present[p]).toArray();
     }
 
     /**
@@ -195,16 +236,32 @@ public final class BaseFileReader implements AutoCloseable {
             }
         }
         rowsLeftInRowGroup--;
-        if (records == null) {
+        if (columnIO == null) {
             row = materializer.nullRow();
             return true;
         }
         try {
-            row = records.read();
+            row = columnar ? decodeRow() : records.read();
         } catch (RuntimeException e) {
             throw failure(e, rowGroupOffset);
         }
         return true;
+    }
+
+    private BinaryRow decodeRow() {
+        writer.reset();
+        for (ColumnDecoder decoder : decoders) {
+            decoder.write(writer);
+        }
+        for (int pos : absentPositions) {
+            writer.setNullAt(pos);
+        }
+        return writer.complete();
+    }
+
+    /** The number of row groups so far read by the column decoders (for tests). */
+    int columnarRowGroups() {
+        return columnarRowGroups;
     }
 
     /** The current row: a view valid until the next call of {@link #next()} or {@link #close()}. */
@@ -229,10 +286,29 @@ public final class BaseFileReader implements AutoCloseable {
         }
         try {
             PageReadStore pages = reader.readRowGroup(index);
-            records = columnIO.getRecordReader(pages, materializer);
+            columnar = columnarReads && decodable(rowGroup);
+            if (columnar) {
+                for (ColumnDecoder decoder : decoders) {
+                    decoder.open(pages.getPageReader(decoder.column()));
+                }
+                columnarRowGroups++;
+            } else {
+                records = columnIO.getRecordReader(pages, materializer);
+            }
             rowsLeftInRowGroup = pages.getRowCount();
         } catch (IOException | RuntimeException e) {
             throw failure(e, rowGroupOffset);
+        }
+        return true;
+    }
+
+    /** Whether every requested column chunk uses only encodings the column decoders read. */
+    private boolean decodable(BlockMetaData rowGroup) {
+        for (ColumnChunkMetaData chunk : rowGroup.getColumns()) {
+            if (requestedPaths.contains(chunk.getPath())
+                    && !ColumnDecoder.ENCODINGS.containsAll(chunk.getEncodings())) {
+                return false;
+            }
         }
         return true;
     }

@@ -1,0 +1,256 @@
+package io.weir.base;
+
+import io.weir.Schema;
+import io.weir.data.BinaryRow;
+import io.weir.io.LocalFileIO;
+import io.weir.types.DataTypes;
+import io.weir.types.RowType;
+
+import org.apache.parquet.column.EncodingStats;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Row groups are decoded column by column ({@link ColumnDecoder}) when their encodings allow, and
+ * the rows are exactly those of parquet-java's record reader (the other path) and of the model.
+ */
+class BaseFileColumnarReadTest {
+    @TempDir Path dir;
+    private final LocalFileIO io = new LocalFileIO();
+
+    @ParameterizedTest
+    @MethodSource("io.weir.base.BaseFileRoundTripTest#compressionsAndSizes")
+    void weirFilesAreDecodedByColumnIntoTheRecordReadersRows(BaseFileWriteOptions options) {
+        List<Object[]> rows = AllTypes.rows(1500);
+        String path = write(AllTypes.SCHEMA, rows, options);
+        int all = AllTypes.ROW_TYPE.size();
+        int[][] projections = {
+            IntStream.range(0, all).toArray(),
+            IntStream.range(0, all).map(i -> all - 1 - i).toArray(),
+            {AllTypes.ROW_TYPE.indexOf("s")},
+            {AllTypes.ROW_TYPE.indexOf("uniq"), 0, AllTypes.ROW_TYPE.indexOf("b")},
+        };
+        for (int[] projection : projections) {
+            List<BinaryRow> decoded = read(path, AllTypes.ROW_TYPE, projection, true);
+            List<BinaryRow> assembled = read(path, AllTypes.ROW_TYPE, projection, false);
+
+            assertThat(decoded).hasSize(rows.size()).isEqualTo(assembled);
+            RowType type = AllTypes.ROW_TYPE.project(projection);
+            for (int k = 0; k < rows.size(); k++) {
+                assertThat(AllTypes.comparable(decoded.get(k), type))
+                        .as("row %d of %s", k, Arrays.toString(projection))
+                        .isEqualTo(AllTypes.comparable(rows.get(k), projection));
+            }
+        }
+    }
+
+    /**
+     * Small dictionary pages: chunks start dictionary-encoded and fall back to plain pages; the
+     * columns hold all-null pages, long runs of one value, a single distinct value (ids of 0 bits)
+     * and booleans across byte boundaries.
+     */
+    @Test
+    void dictionaryAndPlainPagesNullsAndRuns() throws Exception {
+        Schema schema =
+                Schema.builder()
+                        .column("id", DataTypes.BIGINT())
+                        .column("late", DataTypes.INT())
+                        .column("runs", DataTypes.STRING())
+                        .column("one", DataTypes.STRING())
+                        .column("flag", DataTypes.BOOLEAN())
+                        .column("grows", DataTypes.STRING())
+                        .column("d", DataTypes.DOUBLE().notNull())
+                        .primaryKey("id")
+                        .build();
+        List<Object[]> rows = new ArrayList<>();
+        for (int k = 0; k < 30_000; k++) {
+            rows.add(
+                    new Object[] {
+                        (long) k,
+                        k < 12_000 ? null : k % 7,
+                        "run-" + (k / 500),
+                        k % 1000 == 999 ? null : "the only value",
+                        k % 3 == 0 ? null : k % 5 < 2,
+                        // few values in the sample, then a new one per row: the dictionary
+                        // outgrows its page and the chunk goes on in plain pages
+                        k < 15_000 ? "v" + (k % 10) : "distinct-" + k,
+                        k * 0.5
+                    });
+        }
+        BaseFileWriteOptions options =
+                new BaseFileWriteOptions(BaseFileCompression.SNAPPY, 64 << 20, 4096);
+        String path = write(schema, rows, options);
+        assertThat(chunkHas(path, "grows", true, true)).isTrue();
+        assertThat(chunkHas(path, "runs", true, false)).isTrue();
+
+        int[] all = IntStream.range(0, schema.rowType().size()).toArray();
+        List<BinaryRow> decoded = read(path, schema.rowType(), all, true);
+
+        assertThat(decoded).isEqualTo(read(path, schema.rowType(), all, false));
+        for (int k = 0; k < rows.size(); k++) {
+            assertThat(AllTypes.comparable(decoded.get(k), schema.rowType()))
+                    .as("row %d", k)
+                    .isEqualTo(AllTypes.comparable(rows.get(k)));
+        }
+    }
+
+    /**
+     * parquet-java's writer: v2 data pages with dictionaries (RLE_DICTIONARY ids, RLE booleans) and
+     * v1 pages without are decoded by column; v2 without dictionaries (delta encodings) go through
+     * the record reader. All read the same values.
+     */
+    @Test
+    void filesOfOtherWritersAreDecodedWhereTheirEncodingsAllow() throws Exception {
+        RowType type =
+                RowType.of(
+                        "id", DataTypes.BIGINT().notNull(),
+                        "s", DataTypes.STRING(),
+                        "b", DataTypes.BOOLEAN(),
+                        "i", DataTypes.INT(),
+                        "d", DataTypes.DOUBLE());
+        MessageType schema =
+                MessageTypeParser.parseMessageType(
+                        "message m { required int64 id; optional binary s (STRING);"
+                                + " optional boolean b; optional int32 i; optional double d; }");
+        List<Object[]> rows = new ArrayList<>();
+        for (int k = 0; k < 20_000; k++) {
+            rows.add( // few distinct values, so that every column keeps its dictionary
+                    new Object[] {
+                        (long) (k % 50),
+                        k % 13 == 0 ? null : "s" + (k % 40),
+                        k % 4 == 0 ? null : k % 3 == 0,
+                        k % 6 == 0 ? null : k % 17,
+                        k % 5 == 0 ? null : (k % 30) / 8.0
+                    });
+        }
+        int[] all = IntStream.range(0, type.size()).toArray();
+        record Case(
+                ParquetProperties.WriterVersion version, boolean dictionary, boolean byColumn) {}
+        for (Case c :
+                List.of(
+                        new Case(ParquetProperties.WriterVersion.PARQUET_2_0, true, true),
+                        new Case(ParquetProperties.WriterVersion.PARQUET_1_0, false, true),
+                        new Case(ParquetProperties.WriterVersion.PARQUET_2_0, false, false))) {
+            Path file = dir.resolve("other-" + c.version() + "-" + c.dictionary() + ".parquet");
+            try (ParquetWriter<Group> writer =
+                    ExampleParquetWriter.builder(new LocalOutputFile(file))
+                            .withType(schema)
+                            .withCompressionCodec(CompressionCodecName.SNAPPY)
+                            .withWriterVersion(c.version())
+                            .withDictionaryEncoding(c.dictionary())
+                            .withPageSize(2048)
+                            .withRowGroupSize(16 << 10)
+                            .build()) {
+                SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+                for (Object[] values : rows) {
+                    Group group = groups.newGroup().append("id", (long) values[0]);
+                    if (values[1] != null) {
+                        group.append("s", (String) values[1]);
+                    }
+                    if (values[2] != null) {
+                        group.append("b", (boolean) values[2]);
+                    }
+                    if (values[3] != null) {
+                        group.append("i", (int) values[3]);
+                    }
+                    if (values[4] != null) {
+                        group.append("d", (double) values[4]);
+                    }
+                    writer.write(group);
+                }
+            }
+            List<BinaryRow> read;
+            int rowGroups;
+            try (BaseFileReader reader =
+                    new BaseFileReader(io.newInputFile(file.toString()), type, all, true)) {
+                read = readAll(reader);
+                rowGroups = reader.columnarRowGroups();
+            }
+            assertThat(rowGroups).as("%s", c).isEqualTo(c.byColumn() ? rowGroups(file) : 0);
+            assertThat(rowGroups(file)).isGreaterThan(1);
+            for (int k = 0; k < rows.size(); k++) {
+                assertThat(AllTypes.comparable(read.get(k), type))
+                        .as("row %d of %s", k, c)
+                        .isEqualTo(AllTypes.comparable(rows.get(k)));
+            }
+        }
+    }
+
+    private String write(Schema schema, List<Object[]> rows, BaseFileWriteOptions options) {
+        String path = dir.resolve("base-" + System.nanoTime() + ".parquet").toString();
+        BaseFileWriter writer = new BaseFileWriter(io.newOutputFile(path), schema, options);
+        for (Object[] values : rows) {
+            writer.write(AllTypes.toRow(schema.rowType(), values));
+        }
+        writer.close();
+        return path;
+    }
+
+    /** Reads copies of every row, and checks which path read the row groups. */
+    private List<BinaryRow> read(String path, RowType type, int[] projection, boolean byColumn) {
+        try (BaseFileReader reader =
+                new BaseFileReader(io.newInputFile(path), type, projection, byColumn)) {
+            List<BinaryRow> rows = readAll(reader);
+            try {
+                assertThat(reader.columnarRowGroups())
+                        .isEqualTo(byColumn ? rowGroups(Path.of(path)) : 0);
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+            return rows;
+        }
+    }
+
+    private static List<BinaryRow> readAll(BaseFileReader reader) {
+        List<BinaryRow> rows = new ArrayList<>();
+        while (reader.next()) {
+            rows.add(reader.row().copy());
+        }
+        return rows;
+    }
+
+    private static int rowGroups(Path file) throws Exception {
+        return BaseFileRoundTripTest.rowGroups(file.toString());
+    }
+
+    /** Whether some chunk of the column has dictionary-encoded and plain data pages as asked. */
+    private static boolean chunkHas(String path, String column, boolean dict, boolean plain)
+            throws Exception {
+        try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(Path.of(path)))) {
+            for (BlockMetaData rowGroup : reader.getRowGroups()) {
+                for (ColumnChunkMetaData chunk : rowGroup.getColumns()) {
+                    EncodingStats stats = chunk.getEncodingStats();
+                    if (chunk.getPath().toDotString().equals(column)
+                            && stats.hasDictionaryEncodedPages() == dict
+                            && stats.hasNonDictionaryEncodedPages() == plain) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+}
