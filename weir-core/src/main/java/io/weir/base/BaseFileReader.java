@@ -285,11 +285,15 @@ public final class BaseFileReader implements AutoCloseable {
             return true;
         }
         try {
-            PageReadStore pages = reader.readRowGroup(index);
+            for (ColumnDecoder decoder : decoders) {
+                decoder.release();
+            }
             columnar = columnarReads && decodable(rowGroup);
+            codecs.pageArrays().lend(columnar);
+            PageReadStore pages = reader.readRowGroup(index);
             if (columnar) {
                 for (ColumnDecoder decoder : decoders) {
-                    decoder.open(pages.getPageReader(decoder.column()));
+                    decoder.open(pages.getPageReader(decoder.column()), codecs.pageArrays());
                 }
                 columnarRowGroups++;
             } else {

@@ -48,6 +48,7 @@ abstract class ColumnDecoder {
     private final int maxDefinition;
     private final int levelBitWidth;
     private PageReader pages;
+    private PageArrays arrays;
     private boolean hasDictionary;
     private int valuesLeftInPage;
     private int[] levels = new int[0];
@@ -72,9 +73,13 @@ abstract class ColumnDecoder {
         }
     }
 
-    /** Starts the column chunk of a new row group, reading its dictionary page if it has one. */
-    final void open(PageReader pages) {
+    /**
+     * Starts the column chunk of a new row group, reading its dictionary page if it has one. Pages
+     * read are handed back to {@code arrays}.
+     */
+    final void open(PageReader pages, PageArrays arrays) {
         this.pages = pages;
+        this.arrays = arrays;
         this.valuesLeftInPage = 0;
         DictionaryPage dictionary = pages.readDictionaryPage();
         hasDictionary = dictionary != null;
@@ -89,7 +94,17 @@ abstract class ColumnDecoder {
                     bytes.arrayOffset() + bytes.position(),
                     bytes.arrayOffset() + bytes.limit(),
                     dictionary.getDictionarySize());
+            arrays.giveBack(bytes.array()); // the entries were copied
         }
+    }
+
+    /** Hands back the current page: the row group is done. */
+    final void release() {
+        if (arrays != null) {
+            arrays.giveBack(data);
+        }
+        data = null;
+        valuesLeftInPage = 0;
     }
 
     /** Writes the column's next value (or null) into the row. */
@@ -108,6 +123,8 @@ abstract class ColumnDecoder {
     }
 
     private void nextPage() {
+        arrays.giveBack(data);
+        data = null;
         DataPage page;
         do {
             page = pages.readPage();

@@ -22,7 +22,8 @@ import java.util.Map;
  *
  * <p>One instance serves one writer or reader (one thread): compressors reuse their buffers, as
  * parquet-java's own do (a page writer copies the compressed bytes before the next call).
- * Decompressed pages get fresh arrays, because decoded values may keep pointing into them.
+ * Decompressed pages get fresh arrays, because decoded values may keep pointing into them, except
+ * where the column decoders hand them back ({@link PageArrays}).
  */
 final class ParquetCodecs implements CompressionCodecFactory {
     /** The Zstandard level; the same default as parquet-java's. */
@@ -32,6 +33,7 @@ final class ParquetCodecs implements CompressionCodecFactory {
             new EnumMap<>(CompressionCodecName.class);
     private final Map<CompressionCodecName, BytesInputDecompressor> decompressors =
             new EnumMap<>(CompressionCodecName.class);
+    private final PageArrays pageArrays = new PageArrays();
 
     static CompressionCodecName codecName(BaseFileCompression compression) {
         return switch (compression) {
@@ -61,10 +63,15 @@ final class ParquetCodecs implements CompressionCodecFactory {
                 c ->
                         switch (c) {
                             case UNCOMPRESSED -> new UncompressedDecompressor();
-                            case SNAPPY -> new SnappyDecompressor();
-                            case ZSTD -> new ZstdDecompressor();
+                            case SNAPPY -> new SnappyDecompressor(pageArrays);
+                            case ZSTD -> new ZstdDecompressor(pageArrays);
                             default -> throw unsupported(c);
                         });
+    }
+
+    /** The arrays decompressed pages are written into. */
+    PageArrays pageArrays() {
+        return pageArrays;
     }
 
     @Override
@@ -178,16 +185,21 @@ final class ParquetCodecs implements CompressionCodecFactory {
         public void release() {}
     }
 
-    /** Decompresses into a fresh array of exactly the size the page header announces. */
+    /** Decompresses exactly the size the page header announces, into an array of the pool. */
     private abstract static class ArrayDecompressor implements BytesInputDecompressor {
         private final Buffer input = new Buffer();
+        private final PageArrays pageArrays;
+
+        ArrayDecompressor(PageArrays pageArrays) {
+            this.pageArrays = pageArrays;
+        }
 
         @Override
         public BytesInput decompress(BytesInput bytes, int uncompressedSize) throws IOException {
             byte[] in = input.gather(bytes);
-            byte[] out = new byte[uncompressedSize];
+            byte[] out = pageArrays.take(uncompressedSize);
             decompress(in, 0, input.size(), out, uncompressedSize);
-            return BytesInput.from(out);
+            return BytesInput.from(out, 0, uncompressedSize);
         }
 
         @Override
@@ -209,6 +221,10 @@ final class ParquetCodecs implements CompressionCodecFactory {
     }
 
     private static final class SnappyDecompressor extends ArrayDecompressor {
+        SnappyDecompressor(PageArrays pageArrays) {
+            super(pageArrays);
+        }
+
         @Override
         void decompress(byte[] in, int off, int len, byte[] out, int outLength) throws IOException {
             if (Snappy.uncompressedLength(in, off, len) != outLength) {
@@ -224,6 +240,10 @@ final class ParquetCodecs implements CompressionCodecFactory {
 
     private static final class ZstdDecompressor extends ArrayDecompressor {
         private final ZstdDecompressCtx ctx = new ZstdDecompressCtx();
+
+        ZstdDecompressor(PageArrays pageArrays) {
+            super(pageArrays);
+        }
 
         @Override
         void decompress(byte[] in, int off, int len, byte[] out, int outLength) throws IOException {
