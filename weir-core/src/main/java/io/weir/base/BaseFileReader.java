@@ -129,7 +129,9 @@ public final class BaseFileReader implements AutoCloseable {
                 for (int k = 0; k < columnPositions.length; k++) {
                     int pos = columnPositions[k];
                     ColumnDescriptor column = columns.get(k);
-                    decoders[k] = ColumnDecoders.of(column, projectedType.type(pos), pos);
+                    if (ColumnDecoder.decodes(column)) {
+                        decoders[k] = ColumnDecoders.of(column, projectedType.type(pos), pos);
+                    }
                     requestedPaths.add(ColumnPath.get(column.getPath()));
                 }
             }
@@ -285,8 +287,10 @@ public final class BaseFileReader implements AutoCloseable {
             return true;
         }
         try {
-            for (ColumnDecoder decoder : decoders) {
-                decoder.release();
+            if (columnar) {
+                for (ColumnDecoder decoder : decoders) {
+                    decoder.release();
+                }
             }
             columnar = columnarReads && decodable(rowGroup);
             codecs.pageArrays().lend(columnar);
@@ -306,8 +310,16 @@ public final class BaseFileReader implements AutoCloseable {
         return true;
     }
 
-    /** Whether every requested column chunk uses only encodings the column decoders read. */
+    /**
+     * Whether every requested column has a decoder and its chunk uses only encodings the decoders
+     * read.
+     */
     private boolean decodable(BlockMetaData rowGroup) {
+        for (ColumnDecoder decoder : decoders) {
+            if (decoder == null) {
+                return false;
+            }
+        }
         for (ColumnChunkMetaData chunk : rowGroup.getColumns()) {
             if (requestedPaths.contains(chunk.getPath())
                     && !ColumnDecoder.ENCODINGS.containsAll(chunk.getEncodings())) {

@@ -41,6 +41,11 @@ abstract class ColumnDecoder {
                     Encoding.RLE,
                     Encoding.BIT_PACKED);
 
+    /** Whether a decoder reads the column: a top-level column, neither repeated nor nested. */
+    static boolean decodes(ColumnDescriptor column) {
+        return column.getMaxRepetitionLevel() == 0 && column.getPath().length == 1;
+    }
+
     /** The field of the row this column fills. */
     final int pos;
 
@@ -68,9 +73,6 @@ abstract class ColumnDecoder {
         this.pos = pos;
         this.maxDefinition = column.getMaxDefinitionLevel();
         this.levelBitWidth = 32 - Integer.numberOfLeadingZeros(maxDefinition);
-        if (column.getMaxRepetitionLevel() != 0) {
-            throw new IllegalArgumentException("Not a flat column: " + column);
-        }
     }
 
     /**
