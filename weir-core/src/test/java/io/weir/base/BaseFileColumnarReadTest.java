@@ -2,9 +2,11 @@ package io.weir.base;
 
 import io.weir.Schema;
 import io.weir.data.BinaryRow;
+import io.weir.exceptions.CorruptFileException;
 import io.weir.io.LocalFileIO;
 import io.weir.types.DataTypes;
 import io.weir.types.RowType;
+import io.weir.util.LittleEndian;
 
 import org.apache.parquet.column.EncodingStats;
 import org.apache.parquet.column.ParquetProperties;
@@ -25,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,6 +35,7 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Row groups are decoded column by column ({@link ColumnDecoder}) when their encodings allow, and
@@ -196,6 +200,52 @@ class BaseFileColumnarReadTest {
                         .as("row %d of %s", k, c)
                         .isEqualTo(AllTypes.comparable(rows.get(k)));
             }
+        }
+    }
+
+    /**
+     * A page without checksum (another writer's) whose last string claims more bytes than the page
+     * holds: the decoder fails, and the failure names the file.
+     */
+    @Test
+    void aMalformedPageIsACorruptFileNotAWrongValue() throws Exception {
+        RowType type = RowType.of("s", DataTypes.BYTES());
+        MessageType schema = MessageTypeParser.parseMessageType("message m { required binary s; }");
+        Path file = dir.resolve("unchecked.parquet");
+        try (ParquetWriter<Group> writer =
+                ExampleParquetWriter.builder(new LocalOutputFile(file))
+                        .withType(schema)
+                        .withCompressionCodec(CompressionCodecName.UNCOMPRESSED)
+                        .withDictionaryEncoding(false)
+                        .withPageWriteChecksumEnabled(false)
+                        .build()) {
+            SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+            for (int k = 0; k < 100; k++) {
+                writer.write(groups.newGroup().append("s", "value-" + (k % 10) + "!")); // 8 bytes
+            }
+        }
+        long chunkEnd;
+        try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
+            ColumnChunkMetaData chunk = reader.getRowGroups().get(0).getColumns().get(0);
+            chunkEnd = chunk.getStartingPos() + chunk.getTotalSize();
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        // the last value's 4-byte length, before its 8 bytes, at the end of the only page
+        LittleEndian.putInt(bytes, (int) chunkEnd - 12, Integer.MAX_VALUE);
+        Files.write(file, bytes);
+
+        try (BaseFileReader reader =
+                new BaseFileReader(io.newInputFile(file.toString()), type, new int[] {0}, true)) {
+            assertThatThrownBy(
+                            () -> {
+                                while (reader.next()) {
+                                    // read until the damage
+                                }
+                            })
+                    .isInstanceOf(CorruptFileException.class)
+                    .hasMessageContaining(file.toString())
+                    .hasMessageContaining("past the end of a page");
+            assertThat(reader.columnarRowGroups()).isEqualTo(1);
         }
     }
 
