@@ -9,13 +9,7 @@ import io.weir.io.OutputFile;
 import io.weir.types.Field;
 import io.weir.types.RowType;
 
-import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.column.ParquetProperties;
-import org.apache.parquet.conf.ParquetConfiguration;
-import org.apache.parquet.conf.PlainParquetConfiguration;
-import org.apache.parquet.hadoop.ParquetFileWriter;
-import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.api.WriteSupport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -56,7 +50,8 @@ public final class BaseFileWriter {
     private final RowType rowType;
     private final int[] keyPositions;
     private final KeyFields key;
-    private final RowWriteSupport writeSupport;
+    private final RowShredder shredder;
+    private final Map<String, String> metadata;
     private final ParquetCodecs codecs = new ParquetCodecs();
     private final ParquetFiles.Output output;
     private final BaseFileWriteOptions options;
@@ -65,7 +60,7 @@ public final class BaseFileWriter {
     private DictionarySample sample;
 
     /** Null until the sample is full (or the file is closed). */
-    private ParquetWriter<BinaryRow> writer;
+    private ParquetRowWriter writer;
 
     private BinaryRow firstRow;
     private final BinaryRow lastRow;
@@ -91,7 +86,8 @@ public final class BaseFileWriter {
         this.keyPositions = keyPositions(schema, rowType);
         this.key = keyPositions.length == 0 ? null : KeyFields.of(rowType, keyPositions);
         this.lastRow = new BinaryRow(rowType.size());
-        this.writeSupport = new RowWriteSupport(rowType, footerMetadata(rowType, keyPositions));
+        this.shredder = new RowShredder(rowType);
+        this.metadata = footerMetadata(rowType, keyPositions);
         this.options = options;
         this.sample = new DictionarySample(rowType, options.pageSize());
         this.output = ParquetFiles.output(file);
@@ -108,25 +104,27 @@ public final class BaseFileWriter {
      * writes the sampled rows.
      */
     private void openWriter() throws IOException {
-        Builder builder =
-                new Builder(output, writeSupport)
-                        .withConf(new PlainParquetConfiguration())
-                        .withCodecFactory(codecs)
-                        .withCompressionCodec(ParquetCodecs.codecName(options.compression()))
-                        .withWriteMode(ParquetFileWriter.Mode.CREATE)
-                        .withRowGroupSize(options.rowGroupSize())
+        ParquetProperties.Builder properties =
+                ParquetProperties.builder()
                         .withPageSize(options.pageSize())
                         .withDictionaryPageSize(options.pageSize())
                         .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
                         .withPageWriteChecksumEnabled(true)
-                        .withValidation(false);
+                        .withValuesWriterFactory(new ValueWriters());
         boolean[] plain = sample.plainColumns();
         for (int c = 0; c < plain.length; c++) {
             if (plain[c]) {
-                builder.withDictionaryEncoding(rowType.field(c).name(), false);
+                properties.withDictionaryEncoding(rowType.field(c).name(), false);
             }
         }
-        writer = builder.build();
+        writer =
+                new ParquetRowWriter(
+                        output,
+                        shredder,
+                        metadata,
+                        codecs.getCompressor(ParquetCodecs.codecName(options.compression())),
+                        properties.build(),
+                        options.rowGroupSize());
         BinaryRow row = new BinaryRow(rowType.size());
         for (int r = 0; r < sample.rowCount(); r++) {
             writer.write(sample.pointTo(row, r));
@@ -181,7 +179,7 @@ public final class BaseFileWriter {
             return sample.size();
         }
         if (recordCount >= nextSizeCheck) {
-            size = writer.getDataSize();
+            size = writer.dataSize();
             nextSizeCheck = recordCount + SIZE_CHECK_ROWS;
         }
         return size;
@@ -201,7 +199,7 @@ public final class BaseFileWriter {
                             + " of "
                             + rowType);
         }
-        String problem = writeSupport.problem(row);
+        String problem = shredder.problem(row);
         if (problem != null) {
             throw new IllegalArgumentException(
                     "Cannot write a row to base file " + path + ": " + problem);
@@ -276,7 +274,7 @@ public final class BaseFileWriter {
                 output.size(),
                 hasKeys ? keyTexts(firstRow) : List.of(),
                 hasKeys ? keyTexts(lastRow) : List.of(),
-                FooterStats.of(writer.getFooter(), rowType));
+                FooterStats.of(writer.footer(), rowType));
     }
 
     /**
@@ -298,31 +296,5 @@ public final class BaseFileWriter {
                 + ", "
                 + rowType.fields().stream().map(Field::name).collect(Collectors.joining(", "))
                 + "}";
-    }
-
-    private static final class Builder extends ParquetWriter.Builder<BinaryRow, Builder> {
-        private final RowWriteSupport writeSupport;
-
-        Builder(org.apache.parquet.io.OutputFile file, RowWriteSupport writeSupport) {
-            super(file);
-            this.writeSupport = writeSupport;
-        }
-
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
-        @Override
-        @SuppressWarnings(
-                "deprecation") // abstract in parquet-java; unused with a ParquetConfiguration
-        protected WriteSupport<BinaryRow> getWriteSupport(Configuration conf) {
-            return writeSupport;
-        }
-
-        @Override
-        protected WriteSupport<BinaryRow> getWriteSupport(ParquetConfiguration conf) {
-            return writeSupport;
-        }
     }
 }

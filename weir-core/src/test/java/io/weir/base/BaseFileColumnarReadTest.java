@@ -287,7 +287,7 @@ class BaseFileColumnarReadTest {
     }
 
     /** Whether some chunk of the column has dictionary-encoded and plain data pages as asked. */
-    private static boolean chunkHas(String path, String column, boolean dict, boolean plain)
+    static boolean chunkHas(String path, String column, boolean dict, boolean plain)
             throws Exception {
         try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(Path.of(path)))) {
             for (BlockMetaData rowGroup : reader.getRowGroups()) {

@@ -5,24 +5,23 @@ import io.weir.types.DataType;
 import io.weir.types.RowType;
 import io.weir.util.LittleEndian;
 
-import org.apache.hadoop.conf.Configuration;
-import org.apache.parquet.conf.ParquetConfiguration;
-import org.apache.parquet.hadoop.api.WriteSupport;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnWriteStore;
+import org.apache.parquet.column.ColumnWriter;
 import org.apache.parquet.io.api.Binary;
-import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.MessageType;
 
-import java.util.Map;
+import java.util.List;
 import java.util.stream.IntStream;
 
 /**
- * Writes {@link BinaryRow}s to Parquet field by field straight from the row bytes: no Avro, no
- * value objects except the {@link Binary} views the {@link RecordConsumer} API requires. Strings
- * and binaries are passed as views of the row's bytes marked "reused", so parquet-java copies them
- * only where it keeps them (dictionary entries and min/max statistics); plain-encoded values are
- * copied into the page once.
+ * Shreds {@link BinaryRow}s into Parquet's column writers, field by field straight from the row
+ * bytes: no record assembly (a flat row is one value or null per column), no value objects except
+ * the {@link Binary} views the {@link ColumnWriter} API requires. Strings and binaries are passed
+ * as views of the row's bytes marked "reused", so parquet-java copies them only where it keeps them
+ * (dictionary entries and min/max statistics); plain-encoded values are copied into the page once.
  */
-final class RowWriteSupport extends WriteSupport<BinaryRow> {
+final class RowShredder {
     // What each column does, decided once per file.
     private static final byte BOOLEAN = 0;
     private static final byte BYTE = 1;
@@ -41,25 +40,30 @@ final class RowWriteSupport extends WriteSupport<BinaryRow> {
     private static final long NANOS_PER_MILLI = 1_000_000L;
 
     private final MessageType schema;
-    private final Map<String, String> metadata;
     private final String[] names;
     private final byte[] kinds;
     private final int[] requiredPositions;
     private final int[] countPositions; // timestamps stored as micros or nanos: may overflow
     private final byte[][] decimalScratch;
-    private RecordConsumer consumer;
 
-    RowWriteSupport(RowType rowType, Map<String, String> metadata) {
+    /** The definition level of a value in each column: 1 if it is optional, 0 if required. */
+    private final int[] valueLevels;
+
+    private final ColumnWriter[] columns;
+
+    RowShredder(RowType rowType) {
         this.schema = ParquetTypes.messageType(rowType);
-        this.metadata = Map.copyOf(metadata);
         int n = rowType.size();
         this.names = new String[n];
         this.kinds = new byte[n];
         this.decimalScratch = new byte[n][];
+        this.valueLevels = new int[n];
+        this.columns = new ColumnWriter[n];
         for (int i = 0; i < n; i++) {
             DataType type = rowType.type(i);
             names[i] = rowType.field(i).name();
             kinds[i] = kind(type);
+            valueLevels[i] = type.nullable() ? 1 : 0;
             if (kinds[i] == BIG_DECIMAL) {
                 decimalScratch[i] = new byte[ParquetTypes.decimalByteWidth(type.precision())];
             }
@@ -132,58 +136,44 @@ final class RowWriteSupport extends WriteSupport<BinaryRow> {
         return null;
     }
 
-    @Override
-    @SuppressWarnings("deprecation") // abstract in parquet-java; unused with a ParquetConfiguration
-    public WriteContext init(Configuration configuration) {
-        return new WriteContext(schema, metadata);
+    /** Writes the next rows to the column writers of {@code store} (one per row group). */
+    void writeTo(ColumnWriteStore store) {
+        List<ColumnDescriptor> descriptors = schema.getColumns();
+        for (int i = 0; i < columns.length; i++) {
+            columns[i] = store.getColumnWriter(descriptors.get(i));
+        }
     }
 
-    @Override
-    public WriteContext init(ParquetConfiguration configuration) {
-        return new WriteContext(schema, metadata);
-    }
-
-    @Override
-    public String getName() {
-        return "weir";
-    }
-
-    @Override
-    public void prepareForWrite(RecordConsumer recordConsumer) {
-        this.consumer = recordConsumer;
-    }
-
-    @Override
-    public void write(BinaryRow row) {
-        consumer.startMessage();
+    /** Writes a row's fields to the column writers; the caller ends the record. */
+    void write(BinaryRow row) {
         for (int i = 0; i < kinds.length; i++) {
             if (row.isNullAt(i)) {
-                continue; // an absent optional field is a null
+                columns[i].writeNull(0, 0);
+            } else {
+                writeField(row, i, columns[i], valueLevels[i]);
             }
-            consumer.startField(names[i], i);
-            writeField(row, i);
-            consumer.endField(names[i], i);
         }
-        consumer.endMessage();
     }
 
-    private void writeField(BinaryRow row, int i) {
+    private void writeField(BinaryRow row, int i, ColumnWriter column, int level) {
         switch (kinds[i]) {
-            case BOOLEAN -> consumer.addBoolean(row.getBoolean(i));
-            case BYTE -> consumer.addInteger(row.getByte(i));
-            case SHORT -> consumer.addInteger(row.getShort(i));
-            case INT -> consumer.addInteger(row.getInt(i));
-            case LONG -> consumer.addLong(row.getLong(i));
-            case FLOAT -> consumer.addFloat(row.getFloat(i));
-            case DOUBLE -> consumer.addDouble(row.getDouble(i));
-            case LONG_AS_INT -> consumer.addInteger((int) row.getLong(i));
-            case BIG_DECIMAL -> consumer.addBinary(bigDecimal(row, i));
+            case BOOLEAN -> column.write(row.getBoolean(i), 0, level);
+            case BYTE -> column.write((int) row.getByte(i), 0, level);
+            case SHORT -> column.write((int) row.getShort(i), 0, level);
+            case INT -> column.write(row.getInt(i), 0, level);
+            case LONG -> column.write(row.getLong(i), 0, level);
+            case FLOAT -> column.write(row.getFloat(i), 0, level);
+            case DOUBLE -> column.write(row.getDouble(i), 0, level);
+            case LONG_AS_INT -> column.write((int) row.getLong(i), 0, level);
+            case BIG_DECIMAL -> column.write(bigDecimal(row, i), 0, level);
             case BYTES ->
-                    consumer.addBinary(
+                    column.write(
                             Binary.fromReusedByteArray(
-                                    row.bytes(), row.varDataOffset(i), row.varDataLength(i)));
-            case TIMESTAMP_MICROS -> consumer.addLong(timestamp(row, i, MICROS_PER_MILLI));
-            case TIMESTAMP_NANOS -> consumer.addLong(timestamp(row, i, NANOS_PER_MILLI));
+                                    row.bytes(), row.varDataOffset(i), row.varDataLength(i)),
+                            0,
+                            level);
+            case TIMESTAMP_MICROS -> column.write(timestamp(row, i, MICROS_PER_MILLI), 0, level);
+            case TIMESTAMP_NANOS -> column.write(timestamp(row, i, NANOS_PER_MILLI), 0, level);
             default -> throw new IllegalStateException("Unknown column kind " + kinds[i]);
         }
     }

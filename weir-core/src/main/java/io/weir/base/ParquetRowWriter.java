@@ -1,0 +1,161 @@
+package io.weir.base;
+
+import io.weir.data.BinaryRow;
+
+import org.apache.parquet.column.ColumnWriteStore;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
+import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.schema.MessageType;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Writes rows into a Parquet file with parquet-java's file, page and column writers, but without
+ * its record layer: {@link RowShredder} hands each column writer its value. Row groups are cut as
+ * parquet-java's {@code ParquetWriter} cuts them (the buffered size checked at the same row
+ * counts), so a file is byte for byte what {@code ParquetWriter} writes with the same properties.
+ */
+final class ParquetRowWriter {
+    /** The footer key naming the object model that wrote the file, as parquet-java sets it. */
+    private static final String MODEL_KEY = ParquetWriter.OBJECT_MODEL_NAME_PROP;
+
+    private static final String MODEL = "weir";
+
+    private final ParquetFileWriter file;
+    private final RowShredder shredder;
+    private final MessageType schema;
+    private final Map<String, String> metadata;
+    private final BytesInputCompressor compressor;
+    private final ParquetProperties properties;
+    private final long rowGroupSize;
+
+    private ColumnChunkPageWriteStore pages;
+    private ColumnWriteStore columns;
+    private long nextRowGroupSize;
+    private long rowCount; // in the current row group
+    private long nextSizeCheck;
+    private long lastRowGroupEnd;
+
+    ParquetRowWriter(
+            OutputFile output,
+            RowShredder shredder,
+            Map<String, String> metadata,
+            BytesInputCompressor compressor,
+            ParquetProperties properties,
+            long rowGroupSize)
+            throws IOException {
+        this.shredder = shredder;
+        this.schema = shredder.schema();
+        this.metadata = new HashMap<>(metadata);
+        this.metadata.put(MODEL_KEY, MODEL);
+        this.compressor = compressor;
+        this.properties = properties;
+        this.rowGroupSize = rowGroupSize;
+        this.nextRowGroupSize = rowGroupSize;
+        this.file =
+                new ParquetFileWriter(
+                        output,
+                        schema,
+                        ParquetFileWriter.Mode.CREATE,
+                        rowGroupSize,
+                        ParquetWriter.MAX_PADDING_SIZE_DEFAULT,
+                        null,
+                        properties);
+        file.start();
+        startRowGroup();
+        nextSizeCheck = properties.getMinRowCountForPageSizeCheck();
+    }
+
+    private void startRowGroup() {
+        pages =
+                new ColumnChunkPageWriteStore(
+                        compressor,
+                        schema,
+                        properties.getAllocator(),
+                        properties.getColumnIndexTruncateLength(),
+                        properties.getPageWriteChecksumEnabled(),
+                        null,
+                        0);
+        columns = properties.newColumnWriteStore(schema, pages, pages);
+        shredder.writeTo(columns);
+    }
+
+    void write(BinaryRow row) throws IOException {
+        shredder.write(row);
+        columns.endRecord();
+        rowCount++;
+        if (rowCount >= nextSizeCheck) {
+            checkRowGroupSize();
+        }
+    }
+
+    /** The bytes written plus those buffered for the current row group. */
+    long dataSize() {
+        return lastRowGroupEnd + columns.getBufferedSize();
+    }
+
+    /** As parquet-java: flush when within about two rows of the size, else look again halfway. */
+    private void checkRowGroupSize() throws IOException {
+        long buffered = columns.getBufferedSize();
+        long rowSize = buffered / rowCount;
+        int min = properties.getMinRowCountForPageSizeCheck();
+        int max = properties.getMaxRowCountForPageSizeCheck();
+        if (buffered > nextRowGroupSize - 2 * rowSize) {
+            flushRowGroup();
+            startRowGroup();
+            nextSizeCheck = Math.min(min, max); // parquet-java halves the new group's count: 0
+            lastRowGroupEnd = file.getPos();
+        } else {
+            nextSizeCheck =
+                    Math.min(
+                            Math.max(
+                                    min,
+                                    (rowCount + (long) (nextRowGroupSize / (float) rowSize)) / 2),
+                            rowCount + max);
+        }
+    }
+
+    private void flushRowGroup() throws IOException {
+        try {
+            if (rowCount > 0) {
+                file.startBlock(rowCount);
+                columns.flush();
+                pages.flushToFileWriter(file);
+                rowCount = 0;
+                file.endBlock();
+                nextRowGroupSize = Math.min(file.getNextRowGroupSize(), rowGroupSize);
+            }
+        } finally {
+            columns.close();
+            pages.close();
+        }
+    }
+
+    /** Writes the last row group and the footer. */
+    void close() throws IOException {
+        try {
+            flushRowGroup();
+            file.end(metadata);
+        } catch (IOException | RuntimeException e) {
+            try {
+                file.close();
+            } catch (IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        file.close();
+    }
+
+    /** The footer of the closed file. */
+    ParquetMetadata footer() {
+        return file.getFooter();
+    }
+}

@@ -1,0 +1,192 @@
+package io.weir.base;
+
+import io.weir.util.LittleEndian;
+
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.column.values.ValuesWriter;
+import org.apache.parquet.column.values.dictionary.DictionaryValuesWriter;
+import org.apache.parquet.column.values.factory.ValuesWriterFactory;
+import org.apache.parquet.column.values.fallback.FallbackValuesWriter;
+import org.apache.parquet.column.values.plain.BooleanPlainValuesWriter;
+import org.apache.parquet.column.values.plain.FixedLenByteArrayPlainValuesWriter;
+import org.apache.parquet.io.api.Binary;
+
+import java.io.OutputStream;
+import java.util.Arrays;
+
+/**
+ * The value encoders of Parquet format 1.0 pages, as parquet-java's {@code
+ * DefaultV1ValuesWriterFactory} chooses them (a dictionary, where enabled, falling back to plain
+ * values), except that plain values go to {@link Plain}, which writes them into one array: the
+ * pages are byte for byte the same, without parquet-java's byte-at-a-time little-endian stream.
+ */
+final class ValueWriters implements ValuesWriterFactory {
+    private ParquetProperties properties;
+
+    @Override
+    public void initialize(ParquetProperties properties) {
+        this.properties = properties;
+    }
+
+    @Override
+    public ValuesWriter newValuesWriter(ColumnDescriptor column) {
+        int dictionarySize = properties.getDictionaryPageSizeThreshold();
+        Encoding encoding = Encoding.PLAIN_DICTIONARY;
+        var allocator = properties.getAllocator();
+        boolean dictionary = properties.isDictionaryEnabled(column);
+        DictionaryValuesWriter dictionaryWriter;
+        switch (column.getPrimitiveType().getPrimitiveTypeName()) {
+            case BOOLEAN:
+                return new BooleanPlainValuesWriter();
+            case FIXED_LEN_BYTE_ARRAY: // no dictionary for these in format 1.0
+                return new FixedLenByteArrayPlainValuesWriter(
+                        column.getPrimitiveType().getTypeLength(),
+                        properties.getInitialSlabSize(),
+                        properties.getPageSizeThreshold(),
+                        allocator);
+            case INT32:
+                dictionaryWriter =
+                        new DictionaryValuesWriter.PlainIntegerDictionaryValuesWriter(
+                                dictionarySize, encoding, encoding, allocator);
+                break;
+            case INT64:
+                dictionaryWriter =
+                        new DictionaryValuesWriter.PlainLongDictionaryValuesWriter(
+                                dictionarySize, encoding, encoding, allocator);
+                break;
+            case FLOAT:
+                dictionaryWriter =
+                        new DictionaryValuesWriter.PlainFloatDictionaryValuesWriter(
+                                dictionarySize, encoding, encoding, allocator);
+                break;
+            case DOUBLE:
+                dictionaryWriter =
+                        new DictionaryValuesWriter.PlainDoubleDictionaryValuesWriter(
+                                dictionarySize, encoding, encoding, allocator);
+                break;
+            case BINARY:
+                dictionaryWriter =
+                        new DictionaryValuesWriter.PlainBinaryDictionaryValuesWriter(
+                                dictionarySize, encoding, encoding, allocator);
+                break;
+            default: // INT96: Weir never writes it
+                throw new IllegalArgumentException("Cannot write Parquet column " + column);
+        }
+        Plain plain = new Plain(properties.getInitialSlabSize());
+        return dictionary ? FallbackValuesWriter.of(dictionaryWriter, plain) : plain;
+    }
+
+    /**
+     * PLAIN values in a growing array: little-endian numbers, strings as a 4-byte length and the
+     * bytes. Kept across pages (a page's bytes are copied by the page writer before {@link
+     * #reset}).
+     */
+    static final class Plain extends ValuesWriter {
+        private byte[] buffer;
+        private int size;
+
+        /** Receives {@link Binary#writeTo}: the bytes of a view without a copy of their own. */
+        private final OutputStream sink =
+                new OutputStream() {
+                    @Override
+                    public void write(int b) {
+                        Plain.this.writeByte(b);
+                    }
+
+                    @Override
+                    public void write(byte[] bytes, int offset, int length) {
+                        ensure(length);
+                        System.arraycopy(bytes, offset, buffer, size, length);
+                        size += length;
+                    }
+                };
+
+        Plain(int initialSize) {
+            this.buffer = new byte[Math.max(initialSize, 16)];
+        }
+
+        private void ensure(int bytes) {
+            if (buffer.length - size < bytes) {
+                long wanted = Math.max((long) size + bytes, 2L * buffer.length);
+                if ((long) size + bytes > Integer.MAX_VALUE - 8) {
+                    throw new IllegalStateException(
+                            "Cannot buffer a Parquet page of more than 2 GiB");
+                }
+                buffer = Arrays.copyOf(buffer, (int) Math.min(wanted, Integer.MAX_VALUE - 8));
+            }
+        }
+
+        @Override
+        public void writeByte(int value) {
+            ensure(1);
+            buffer[size++] = (byte) value;
+        }
+
+        @Override
+        public void writeInteger(int v) {
+            ensure(Integer.BYTES);
+            LittleEndian.putInt(buffer, size, v);
+            size += Integer.BYTES;
+        }
+
+        @Override
+        public void writeLong(long v) {
+            ensure(Long.BYTES);
+            LittleEndian.putLong(buffer, size, v);
+            size += Long.BYTES;
+        }
+
+        @Override
+        public void writeFloat(float v) {
+            writeInteger(Float.floatToIntBits(v));
+        }
+
+        @Override
+        public void writeDouble(double v) {
+            writeLong(Double.doubleToLongBits(v));
+        }
+
+        @Override
+        public void writeBytes(Binary v) {
+            writeInteger(v.length());
+            try {
+                v.writeTo(sink);
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException(e); // the sink does not throw
+            }
+        }
+
+        @Override
+        public long getBufferedSize() {
+            return size;
+        }
+
+        @Override
+        public BytesInput getBytes() {
+            return BytesInput.from(buffer, 0, size);
+        }
+
+        @Override
+        public Encoding getEncoding() {
+            return Encoding.PLAIN;
+        }
+
+        @Override
+        public void reset() {
+            size = 0;
+        }
+
+        @Override
+        public long getAllocatedSize() {
+            return buffer.length;
+        }
+
+        @Override
+        public String memUsageString(String prefix) {
+            return prefix + " PLAIN " + size + " of " + buffer.length + " bytes";
+        }
+    }
+}

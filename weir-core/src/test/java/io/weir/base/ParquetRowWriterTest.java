@@ -1,0 +1,226 @@
+package io.weir.base;
+
+import io.weir.data.BinaryRowWriter;
+import io.weir.types.DataTypes;
+import io.weir.types.RowType;
+import io.weir.util.LittleEndian;
+
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.EncodingStats;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.MessageType;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link ParquetRowWriter} writes what parquet-java's own {@link ParquetWriter} writes from the
+ * same values with the same properties, byte for byte up to the footer (whose only difference is
+ * the object model's name): the same pages, dictionaries and their fallback to plain pages, row
+ * groups, checksums, statistics and column and offset indexes.
+ */
+class ParquetRowWriterTest {
+    private static final RowType TYPE =
+            RowType.of(
+                    "id", DataTypes.BIGINT().notNull(),
+                    "i", DataTypes.INT(),
+                    "f", DataTypes.FLOAT(),
+                    "d", DataTypes.DOUBLE(),
+                    "b", DataTypes.BOOLEAN(),
+                    "s", DataTypes.STRING(),
+                    "u", DataTypes.STRING(),
+                    "bin", DataTypes.BINARY(4),
+                    "req", DataTypes.INT().notNull(),
+                    "plain", DataTypes.STRING());
+
+    private static final int ROWS = 40_000;
+    private static final int PAGE_SIZE = 4 << 10;
+    private static final long ROW_GROUP_SIZE = 256 << 10;
+
+    @TempDir Path dir;
+
+    @ParameterizedTest
+    @EnumSource(BaseFileCompression.class)
+    void writesWhatParquetJavasWriterWrites(BaseFileCompression compression) throws Exception {
+        List<Object[]> rows = rows(new Random(7));
+        Map<String, String> metadata = Map.of("weir.format-version", "1");
+        Path ours = dir.resolve("ours.parquet");
+        Path theirs = dir.resolve("theirs.parquet");
+        ParquetCodecs codecs = new ParquetCodecs();
+
+        ParquetRowWriter writer =
+                new ParquetRowWriter(
+                        new LocalOutputFile(ours),
+                        new RowShredder(TYPE),
+                        metadata,
+                        codecs.getCompressor(ParquetCodecs.codecName(compression)),
+                        properties().withValuesWriterFactory(new ValueWriters()).build(),
+                        ROW_GROUP_SIZE);
+        for (Object[] values : rows) {
+            writer.write(BinaryRowWriter.toRow(TYPE, values));
+        }
+        writer.close();
+
+        MessageType schema = ParquetTypes.messageType(TYPE);
+        try (ParquetWriter<Group> reference =
+                ExampleParquetWriter.builder(new LocalOutputFile(theirs))
+                        .withConf(new PlainParquetConfiguration())
+                        .withType(schema)
+                        .withExtraMetaData(metadata)
+                        .withCodecFactory(codecs)
+                        .withCompressionCodec(ParquetCodecs.codecName(compression))
+                        .withRowGroupSize(ROW_GROUP_SIZE)
+                        .withPageSize(PAGE_SIZE)
+                        .withDictionaryPageSize(PAGE_SIZE)
+                        .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
+                        .withPageWriteChecksumEnabled(true)
+                        .withDictionaryEncoding("plain", false)
+                        .build()) {
+            SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+            for (Object[] values : rows) {
+                reference.write(group(groups, values));
+            }
+        }
+        codecs.release();
+
+        byte[] a = Files.readAllBytes(ours);
+        byte[] b = Files.readAllBytes(theirs);
+        int dataEnd = footerStart(b);
+        assertThat(footerStart(a)).isEqualTo(dataEnd);
+        assertThat(Arrays.equals(a, 0, dataEnd, b, 0, dataEnd))
+                .as("bytes before the footer")
+                .isTrue();
+        ParquetMetadata footer = footer(ours);
+        ParquetMetadata reference = footer(theirs);
+        assertThat(footer.getBlocks().toString()).isEqualTo(reference.getBlocks().toString());
+        for (int g = 0; g < footer.getBlocks().size(); g++) {
+            List<ColumnChunkMetaData> columns = footer.getBlocks().get(g).getColumns();
+            for (int c = 0; c < columns.size(); c++) {
+                ColumnChunkMetaData expected = reference.getBlocks().get(g).getColumns().get(c);
+                assertThat(columns.get(c).getStatistics()).isEqualTo(expected.getStatistics());
+                assertThat(pageCounts(columns.get(c).getEncodingStats()))
+                        .isEqualTo(pageCounts(expected.getEncodingStats()));
+            }
+        }
+        Map<String, String> keyValues =
+                new HashMap<>(footer.getFileMetaData().getKeyValueMetaData());
+        assertThat(keyValues.remove(ParquetWriter.OBJECT_MODEL_NAME_PROP)).isEqualTo("weir");
+        assertThat(keyValues).isEqualTo(metadata);
+
+        // What was compared holds what matters: several row groups, and dictionaries that fall
+        // back to plain pages next to dictionaries that do not.
+        assertThat(footer.getBlocks()).hasSizeGreaterThan(2);
+        String path = ours.toString();
+        assertThat(BaseFileColumnarReadTest.chunkHas(path, "u", true, true)).isTrue();
+        assertThat(BaseFileColumnarReadTest.chunkHas(path, "s", true, false)).isTrue();
+        assertThat(BaseFileColumnarReadTest.chunkHas(path, "plain", false, true)).isTrue();
+        assertThat(footer.getBlocks().stream().mapToLong(BlockMetaData::getRowCount).sum())
+                .isEqualTo(ROWS);
+    }
+
+    private static ParquetProperties.Builder properties() {
+        return ParquetProperties.builder()
+                .withPageSize(PAGE_SIZE)
+                .withDictionaryPageSize(PAGE_SIZE)
+                .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
+                .withPageWriteChecksumEnabled(true)
+                .withDictionaryEncoding("plain", false);
+    }
+
+    /**
+     * Values with nulls in every nullable column, a dictionary-sized string column, one whose
+     * dictionary outgrows its page, NaN and -0.0, and an empty string.
+     */
+    private static List<Object[]> rows(Random random) {
+        List<Object[]> rows = new ArrayList<>();
+        for (int r = 0; r < ROWS; r++) {
+            boolean nulls = random.nextInt(10) == 0;
+            float f = r % 97 == 0 ? Float.NaN : r % 89 == 0 ? -0.0f : random.nextFloat();
+            byte[] bin = new byte[4];
+            random.nextBytes(bin);
+            rows.add(
+                    new Object[] {
+                        (long) r * 3,
+                        nulls ? null : random.nextInt(),
+                        nulls ? null : f,
+                        nulls ? null : random.nextGaussian(),
+                        nulls ? null : random.nextBoolean(),
+                        nulls ? null : "city-" + random.nextInt(40),
+                        // a dictionary that fills pages, then outgrows its size: plain pages
+                        nulls ? null : r % 10_000 < 6_000 ? "v" + r % 200 : "distinct-" + r,
+                        nulls ? null : bin,
+                        random.nextInt(1000),
+                        nulls ? null : (r % 50 == 0 ? "" : "p" + random.nextInt(5000))
+                    });
+        }
+        return rows;
+    }
+
+    private static Group group(SimpleGroupFactory groups, Object[] values) {
+        Group group = groups.newGroup();
+        for (int c = 0; c < values.length; c++) {
+            Object v = values[c];
+            String name = TYPE.field(c).name();
+            if (v instanceof Long l) {
+                group.append(name, l);
+            } else if (v instanceof Integer i) {
+                group.append(name, i);
+            } else if (v instanceof Float f) {
+                group.append(name, f);
+            } else if (v instanceof Double d) {
+                group.append(name, d);
+            } else if (v instanceof Boolean b) {
+                group.append(name, b);
+            } else if (v instanceof String s) {
+                group.append(name, s);
+            } else if (v instanceof byte[] bytes) {
+                group.append(name, Binary.fromConstantByteArray(bytes));
+            }
+        }
+        return group;
+    }
+
+    /** Pages per encoding: dictionary pages, then data pages. */
+    private static List<Map<Encoding, Integer>> pageCounts(EncodingStats stats) {
+        Map<Encoding, Integer> dictionary = new HashMap<>();
+        Map<Encoding, Integer> data = new HashMap<>();
+        stats.getDictionaryEncodings()
+                .forEach(e -> dictionary.put(e, stats.getNumDictionaryPagesEncodedAs(e)));
+        stats.getDataEncodings().forEach(e -> data.put(e, stats.getNumDataPagesEncodedAs(e)));
+        return List.of(dictionary, data);
+    }
+
+    /** Where the footer starts: before its 4-byte length and the closing magic. */
+    private static int footerStart(byte[] file) {
+        return file.length - 8 - LittleEndian.getInt(file, file.length - 8);
+    }
+
+    private static ParquetMetadata footer(Path file) throws Exception {
+        try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
+            return reader.getFooter();
+        }
+    }
+}
