@@ -170,24 +170,13 @@ class ParquetComplianceTest {
                 Group group = groups.newGroup();
                 for (int c = 0; c < type.size(); c++) {
                     Object v = standardValue(values[c], type.type(c));
-                    if (v instanceof Boolean b) {
-                        group.add(c, b);
-                    } else if (v instanceof Integer i) {
-                        group.add(c, i);
-                    } else if (v instanceof Long l) {
-                        group.add(c, l);
-                    } else if (v instanceof Float f) {
-                        group.add(c, f);
-                    } else if (v instanceof Double d) {
-                        group.add(c, d);
-                    } else if (v instanceof String str) {
-                        boolean hex = !type.type(c).root().isCharacterString();
-                        group.add(
-                                c,
-                                hex
-                                        ? Binary.fromConstantByteArray(HexFormat.of().parseHex(str))
-                                        : Binary.fromString(str));
-                    }
+                    boolean hex = !type.type(c).root().isCharacterString();
+                    ParquetGroups.add(
+                            group,
+                            c,
+                            v instanceof String str && hex
+                                    ? Binary.fromConstantByteArray(HexFormat.of().parseHex(str))
+                                    : v);
                 }
                 writer.write(group);
             }

@@ -19,7 +19,6 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.LocalOutputFile;
-import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -101,7 +100,7 @@ class ParquetRowWriterTest {
                         .build()) {
             SimpleGroupFactory groups = new SimpleGroupFactory(schema);
             for (Object[] values : rows) {
-                reference.write(group(groups, values));
+                reference.write(ParquetGroups.of(groups, values));
             }
         }
         codecs.release();
@@ -177,30 +176,6 @@ class ParquetRowWriterTest {
                     });
         }
         return rows;
-    }
-
-    private static Group group(SimpleGroupFactory groups, Object[] values) {
-        Group group = groups.newGroup();
-        for (int c = 0; c < values.length; c++) {
-            Object v = values[c];
-            String name = TYPE.field(c).name();
-            if (v instanceof Long l) {
-                group.append(name, l);
-            } else if (v instanceof Integer i) {
-                group.append(name, i);
-            } else if (v instanceof Float f) {
-                group.append(name, f);
-            } else if (v instanceof Double d) {
-                group.append(name, d);
-            } else if (v instanceof Boolean b) {
-                group.append(name, b);
-            } else if (v instanceof String s) {
-                group.append(name, s);
-            } else if (v instanceof byte[] bytes) {
-                group.append(name, Binary.fromConstantByteArray(bytes));
-            }
-        }
-        return group;
     }
 
     /** Pages per encoding: dictionary pages, then data pages. */
