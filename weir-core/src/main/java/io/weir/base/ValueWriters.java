@@ -2,6 +2,7 @@ package io.weir.base;
 
 import io.weir.util.LittleEndian;
 
+import org.apache.parquet.bytes.ByteBufferAllocator;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
@@ -13,6 +14,7 @@ import org.apache.parquet.column.values.fallback.FallbackValuesWriter;
 import org.apache.parquet.column.values.plain.BooleanPlainValuesWriter;
 import org.apache.parquet.column.values.plain.FixedLenByteArrayPlainValuesWriter;
 import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 import java.io.OutputStream;
 import java.util.Arrays;
@@ -33,50 +35,47 @@ final class ValueWriters implements ValuesWriterFactory {
 
     @Override
     public ValuesWriter newValuesWriter(ColumnDescriptor column) {
-        int dictionarySize = properties.getDictionaryPageSizeThreshold();
-        Encoding encoding = Encoding.PLAIN_DICTIONARY;
-        var allocator = properties.getAllocator();
-        boolean dictionary = properties.isDictionaryEnabled(column);
-        DictionaryValuesWriter dictionaryWriter;
-        switch (column.getPrimitiveType().getPrimitiveTypeName()) {
-            case BOOLEAN:
-                return new BooleanPlainValuesWriter();
-            case FIXED_LEN_BYTE_ARRAY: // no dictionary for these in format 1.0
-                return new FixedLenByteArrayPlainValuesWriter(
-                        column.getPrimitiveType().getTypeLength(),
-                        properties.getInitialSlabSize(),
-                        properties.getPageSizeThreshold(),
-                        allocator);
-            case INT32:
-                dictionaryWriter =
-                        new DictionaryValuesWriter.PlainIntegerDictionaryValuesWriter(
-                                dictionarySize, encoding, encoding, allocator);
-                break;
-            case INT64:
-                dictionaryWriter =
-                        new DictionaryValuesWriter.PlainLongDictionaryValuesWriter(
-                                dictionarySize, encoding, encoding, allocator);
-                break;
-            case FLOAT:
-                dictionaryWriter =
-                        new DictionaryValuesWriter.PlainFloatDictionaryValuesWriter(
-                                dictionarySize, encoding, encoding, allocator);
-                break;
-            case DOUBLE:
-                dictionaryWriter =
-                        new DictionaryValuesWriter.PlainDoubleDictionaryValuesWriter(
-                                dictionarySize, encoding, encoding, allocator);
-                break;
-            case BINARY:
-                dictionaryWriter =
-                        new DictionaryValuesWriter.PlainBinaryDictionaryValuesWriter(
-                                dictionarySize, encoding, encoding, allocator);
-                break;
-            default: // INT96: Weir never writes it
-                throw new IllegalArgumentException("Cannot write Parquet column " + column);
+        PrimitiveTypeName type = column.getPrimitiveType().getPrimitiveTypeName();
+        if (type == PrimitiveTypeName.BOOLEAN) {
+            return new BooleanPlainValuesWriter();
+        } else if (type == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY) {
+            // no dictionary for these in format 1.0
+            return new FixedLenByteArrayPlainValuesWriter(
+                    column.getPrimitiveType().getTypeLength(),
+                    properties.getInitialSlabSize(),
+                    properties.getPageSizeThreshold(),
+                    properties.getAllocator());
         }
         Plain plain = new Plain(properties.getInitialSlabSize());
-        return dictionary ? FallbackValuesWriter.of(dictionaryWriter, plain) : plain;
+        return properties.isDictionaryEnabled(column)
+                ? FallbackValuesWriter.of(dictionaryWriter(column, type), plain)
+                : plain;
+    }
+
+    private DictionaryValuesWriter dictionaryWriter(
+            ColumnDescriptor column, PrimitiveTypeName type) {
+        int size = properties.getDictionaryPageSizeThreshold();
+        Encoding encoding = Encoding.PLAIN_DICTIONARY;
+        ByteBufferAllocator allocator = properties.getAllocator();
+        return switch (type) {
+            case INT32 ->
+                    new DictionaryValuesWriter.PlainIntegerDictionaryValuesWriter(
+                            size, encoding, encoding, allocator);
+            case INT64 ->
+                    new DictionaryValuesWriter.PlainLongDictionaryValuesWriter(
+                            size, encoding, encoding, allocator);
+            case FLOAT ->
+                    new DictionaryValuesWriter.PlainFloatDictionaryValuesWriter(
+                            size, encoding, encoding, allocator);
+            case DOUBLE ->
+                    new DictionaryValuesWriter.PlainDoubleDictionaryValuesWriter(
+                            size, encoding, encoding, allocator);
+            case BINARY ->
+                    new DictionaryValuesWriter.PlainBinaryDictionaryValuesWriter(
+                            size, encoding, encoding, allocator);
+            default -> // INT96: Weir never writes it
+                    throw new IllegalArgumentException("Cannot write Parquet column " + column);
+        };
     }
 
     /**
