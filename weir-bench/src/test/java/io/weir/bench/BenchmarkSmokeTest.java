@@ -39,7 +39,8 @@ class BenchmarkSmokeTest {
                     LogReadBenchmark.class,
                     MergeBenchmark.class,
                     BaseFileBenchmark.class,
-                    BulkWriteBenchmark.class);
+                    BulkWriteBenchmark.class,
+                    RowBuildBenchmark.class);
 
     @TestFactory
     Stream<DynamicTest> everyBenchmarkRunsOnceAndChecksOut() {
