@@ -4,7 +4,6 @@ import io.weir.base.BaseFileInfo;
 import io.weir.base.BaseFileWriteOptions;
 import io.weir.base.BaseFileWriter;
 import io.weir.commit.CommitRequest;
-import io.weir.data.BinaryRow;
 import io.weir.exceptions.CommitStateUnknownException;
 import io.weir.read.DataFileReaders;
 import io.weir.read.FileGroupReader;
@@ -29,6 +28,9 @@ import java.util.function.Predicate;
  * most one undersized file per group remains; files of about the target size are never rewritten.
  */
 final class BaseCompaction implements Compaction {
+    /** Rows written per call of {@link #copyRows}: well below the JIT's loop threshold. */
+    private static final int ROWS_PER_CALL = 1024;
+
     private final BaseTable table;
     private boolean full;
     private int minLogFiles;
@@ -202,8 +204,8 @@ final class BaseCompaction implements Compaction {
         String relative = null;
         try (RowReader rows =
                 FileGroupReader.open(table.io(), table.location(), metadata, task.files(), false)) {
-            while (rows.next()) {
-                BinaryRow row = rows.row();
+            boolean more = rows.next();
+            while (more) {
                 if (writer == null) {
                     relative = dir + "base-" + UUID.randomUUID() + ".parquet";
                     writer =
@@ -215,7 +217,7 @@ final class BaseCompaction implements Compaction {
                                     metadata.schema(),
                                     options);
                 }
-                writer.write(row);
+                more = copyRows(rows, writer, target);
                 if (writer.estimatedSize() >= target) {
                     outputs.add(
                             toDataFile(
@@ -240,6 +242,27 @@ final class BaseCompaction implements Compaction {
             deleteQuietly(outputs);
             throw e;
         }
+    }
+
+    /**
+     * Writes the reader's current row and the rows after it until the writer reaches {@code target}
+     * bytes, {@link #ROWS_PER_CALL} rows are written or the reader ends; returns whether the reader
+     * has a current row not yet written. The rewrite is cut into these calls so that the JIT
+     * compiles its loop once, as a method that is called often, instead of replacing a long-running
+     * loop on the stack and then compiling the method again for its next call: two compilations of
+     * the whole write path inlined (JFR: 0.5 s and 0.4 s of C2 in a schema2 compaction).
+     */
+    private static boolean copyRows(RowReader rows, BaseFileWriter writer, long target) {
+        for (int n = 0; n < ROWS_PER_CALL; n++) {
+            writer.write(rows.row());
+            if (!rows.next()) {
+                return false;
+            }
+            if (writer.estimatedSize() >= target) {
+                return true;
+            }
+        }
+        return true;
     }
 
     private String directory(FileGroupId group) {
