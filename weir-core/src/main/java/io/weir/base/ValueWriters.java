@@ -16,6 +16,7 @@ import org.apache.parquet.column.values.plain.FixedLenByteArrayPlainValuesWriter
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
+import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
 
@@ -153,7 +154,7 @@ final class ValueWriters implements ValuesWriterFactory {
             writeInteger(v.length());
             try {
                 v.writeTo(sink);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 throw new IllegalStateException(e); // the sink does not throw
             }
         }
