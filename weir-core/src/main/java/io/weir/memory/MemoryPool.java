@@ -16,6 +16,14 @@ import java.util.Collection;
  * as many pages of the budget as it spans, is not recycled (such rows are rare, and keeping them
  * would pin budget in arrays of odd sizes), and evicts free pages when needed to stay in budget.
  *
+ * <p>A pool may also hand out <em>slabs</em> ({@link #allocateSlab}) for rows: arrays of one G1
+ * heap region ({@link HeapRegions}). G1 allocates an array that large straight into the old
+ * generation and never copies it, where a buffer of 64 KB pages is born in the young generation and
+ * copied by every young collection until it is promoted: with a 256 MB buffer that copying, and the
+ * heap growth it provokes, cost more CPU than the writer's own work on wide rows
+ * (docs/performance.md, fourteenth round). A slab costs {@link #pagesFor} its length of the budget,
+ * is recycled like a page, and is used only when the budget holds at least {@link #MIN_SLABS}.
+ *
  * <p>Not thread-safe: a pool belongs to one writer task and is used from its thread only. Pages are
  * handed out as they were released: contents are not cleared.
  */
@@ -23,21 +31,48 @@ public final class MemoryPool {
     /** The smallest page size accepted: enough for a couple of sort index entries. */
     public static final int MIN_PAGE_SIZE = 64;
 
+    /** The fewest slabs a budget must hold for the pool to hand out slabs at all. */
+    public static final int MIN_SLABS = 8;
+
     private final int pageSize;
     private final int maxPages;
+    private final int slabBytes;
+    private final int slabPages;
 
     /** Recycled standard pages, a stack; grows (by doubling) only while pages are first created. */
     private byte[][] free = new byte[16][];
 
     private int freeCount;
+
+    /** Recycled slabs, a stack. */
+    private byte[][] freeSlabs = new byte[4][];
+
+    private int freeSlabCount;
     private int usedPages;
     private long allocatedPages;
 
     /**
      * A pool of {@code budgetBytes / pageSize} pages of {@code pageSize} bytes, a power of two of
-     * at least {@link #MIN_PAGE_SIZE}.
+     * at least {@link #MIN_PAGE_SIZE}, without slabs.
      */
     public MemoryPool(long budgetBytes, int pageSize) {
+        this(budgetBytes, pageSize, 0);
+    }
+
+    /**
+     * A writer's pool: with slabs of one heap region when the JVM runs G1 ({@link
+     * HeapRegions#slabBytes()}) and the budget holds at least {@link #MIN_SLABS} of them.
+     */
+    public static MemoryPool forRows(long budgetBytes, int pageSize) {
+        return new MemoryPool(budgetBytes, pageSize, HeapRegions.slabBytes());
+    }
+
+    /**
+     * A pool of {@code budgetBytes / pageSize} pages that also hands out slabs of {@code slabBytes}
+     * bytes (0: none), if they are larger than a page and the budget holds at least {@link
+     * #MIN_SLABS} of them.
+     */
+    public MemoryPool(long budgetBytes, int pageSize, int slabBytes) {
         if (pageSize < MIN_PAGE_SIZE || Integer.bitCount(pageSize) != 1) {
             throw new IllegalArgumentException(
                     "Invalid page size "
@@ -54,8 +89,14 @@ public final class MemoryPool {
                             + pageSize
                             + " bytes");
         }
+        if (slabBytes < 0) {
+            throw new IllegalArgumentException("Invalid slab size " + slabBytes);
+        }
         this.pageSize = pageSize;
         this.maxPages = (int) pages;
+        boolean slabs = slabBytes > pageSize && (long) MIN_SLABS * pagesFor(slabBytes) <= pages;
+        this.slabBytes = slabs ? slabBytes : 0;
+        this.slabPages = slabs ? pagesFor(slabBytes) : 0;
     }
 
     /** A page of {@link #pageSize()} bytes, or null when the budget is exhausted. */
@@ -63,14 +104,36 @@ public final class MemoryPool {
         if (usedPages >= maxPages) {
             return null;
         }
-        usedPages++;
         if (freeCount > 0) {
+            usedPages++;
             byte[] page = free[--freeCount];
             free[freeCount] = null;
             return page;
         }
+        trimFree(1);
+        usedPages++;
         allocatedPages++;
         return new byte[pageSize];
+    }
+
+    /**
+     * A slab of {@link #slabBytes()} bytes, or null when the pool has no slabs or fewer than {@code
+     * reservePages} + {@link #slabPages()} free pages of the budget (the caller's next needs come
+     * first). Release it with {@link #release(byte[])} like a page.
+     */
+    public byte[] allocateSlab(int reservePages) {
+        if (slabBytes == 0 || freePages() - reservePages < slabPages) {
+            return null;
+        }
+        if (freeSlabCount > 0) {
+            usedPages += slabPages;
+            byte[] slab = freeSlabs[--freeSlabCount];
+            freeSlabs[freeSlabCount] = null;
+            return slab;
+        }
+        trimFree(slabPages);
+        usedPages += slabPages;
+        return new byte[slabBytes];
     }
 
     /**
@@ -86,13 +149,26 @@ public final class MemoryPool {
         if (pages > maxPages - usedPages) {
             return null;
         }
+        trimFree(pages);
         usedPages += pages;
-        // Drop free pages (to the garbage collector) so that the pages in use plus the pages kept
-        // for reuse stay within the budget.
-        while (freeCount > 0 && usedPages + freeCount > maxPages) {
+        return new byte[pages * pageSize];
+    }
+
+    /**
+     * Drops free pages, then free slabs (to the garbage collector), until {@code pages} more pages
+     * created anew keep the pages in use plus those kept for reuse within the budget.
+     */
+    private void trimFree(int pages) {
+        while (freeCount > 0 && heldPages() + pages > maxPages) {
             free[--freeCount] = null;
         }
-        return new byte[pages * pageSize];
+        while (freeSlabCount > 0 && heldPages() + pages > maxPages) {
+            freeSlabs[--freeSlabCount] = null;
+        }
+    }
+
+    private long heldPages() {
+        return (long) usedPages + freeCount + (long) freeSlabCount * slabPages;
     }
 
     /**
@@ -101,7 +177,15 @@ public final class MemoryPool {
      */
     public void release(byte[] page) {
         int length = page.length;
-        if (length == pageSize) {
+        if (length == slabBytes) {
+            // Also takes a large array of the same length: it costs the same pages.
+            checkReleasable(slabPages);
+            if (freeSlabCount == freeSlabs.length) {
+                freeSlabs = Arrays.copyOf(freeSlabs, 2 * freeSlabs.length);
+            }
+            freeSlabs[freeSlabCount++] = page;
+            usedPages -= slabPages;
+        } else if (length == pageSize) {
             checkReleasable(1);
             if (freeCount == free.length) {
                 free = Arrays.copyOf(free, Math.min(maxPages, 2 * free.length));
@@ -135,6 +219,16 @@ public final class MemoryPool {
 
     public int pageSize() {
         return pageSize;
+    }
+
+    /** The length of this pool's slabs, or 0 if it has none. */
+    public int slabBytes() {
+        return slabBytes;
+    }
+
+    /** The pages of the budget a slab costs (0 without slabs). */
+    public int slabPages() {
+        return slabPages;
     }
 
     /** The budget, in pages. */
@@ -178,6 +272,8 @@ public final class MemoryPool {
                 + usedPages
                 + ", allocatedPages="
                 + allocatedPages
+                + ", slabBytes="
+                + slabBytes
                 + "}";
     }
 }

@@ -72,7 +72,7 @@ public final class BulkWriteImpl implements BulkWrite {
         this.router = new RowRouter(location, metadata, AppendBuckets.fixed(appendBucket));
         this.key = router.key();
         this.sequenceField = FileGroupReader.sequenceField(metadata);
-        this.pool = new MemoryPool(writeBufferSize, metadata.options().pageSize());
+        this.pool = MemoryPool.forRows(writeBufferSize, metadata.options().pageSize());
         this.buffer = new SortBuffer(pool, router.arity(), key);
         this.spills = new SpillFiles(spillDirectory, metadata.schemaId(), router.arity(), key);
         this.flusher = new BaseFileFlusher(io, location, metadata, key);

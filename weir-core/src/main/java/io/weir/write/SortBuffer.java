@@ -14,7 +14,8 @@ import java.util.Arrays;
  * <p>Rows are copied, byte for byte, into the current data page, back to back; a row never
  * straddles two pages: when it does not fit the rest of the page, it starts a new one. A row larger
  * than a page gets an array of its own ({@link MemoryPool#allocateLarge}: as many pages of the
- * budget as it spans); rows after it fill the rest of that array, then new pages. Each row adds one
+ * budget as it spans); rows after it fill the rest of that array, then new pages. Rows go to slabs
+ * instead of pages when the pool has them ({@link MemoryPool#allocateSlab}). Each row adds one
  * index entry, also in pool pages.
  *
  * <p>{@link #sortedCursor()} yields the rows ordered by (partition id, bucket), then, with a key,
@@ -98,7 +99,12 @@ public final class SortBuffer {
             return false;
         }
         if (!fits) {
-            addDataPage(dataPagesNeeded == 1 ? pool.allocate() : pool.allocateLarge(length));
+            // A slab if the pool has them and can spare one beyond the index's next pages.
+            byte[] page = length <= pool.slabBytes() ? pool.allocateSlab(indexPagesNeeded) : null;
+            if (page == null) {
+                page = dataPagesNeeded == 1 ? pool.allocate() : pool.allocateLarge(length);
+            }
+            addDataPage(page);
         }
         if (indexPagesNeeded > 0) {
             index.grow();

@@ -54,7 +54,7 @@ public final class TableWriteImpl implements TableWrite {
         this.router = new RowRouter(location, metadata, appendBuckets);
         KeyFields key = router.key();
         KeyFields sequence = FileGroupReader.sequenceField(metadata);
-        this.pool = new MemoryPool(writeBufferSize, options.pageSize());
+        this.pool = MemoryPool.forRows(writeBufferSize, options.pageSize());
         int arity = router.arity();
         this.buffer = new SortBuffer(pool, arity, key);
         LogWriterOptions logOptions =

@@ -3,9 +3,11 @@ package io.weir.memory;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -131,5 +133,91 @@ class MemoryPoolTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("released twice");
         assertThat(pool.usedPages()).isZero();
+    }
+
+    @Test
+    void slabsCostTheirPagesAndAreRecycled() {
+        // Slabs of 1,000 bytes cost four 256-byte pages; the budget of 40 pages holds ten.
+        MemoryPool pool = new MemoryPool(40 * 256, 256, 1000);
+        assertThat(pool.slabBytes()).isEqualTo(1000);
+        assertThat(pool.slabPages()).isEqualTo(4);
+        Map<byte[], Boolean> seen = new IdentityHashMap<>();
+        for (int cycle = 0; cycle < 3; cycle++) {
+            List<byte[]> slabs = new ArrayList<>();
+            byte[] slab;
+            // Two pages held back for the caller: nine slabs, then the rest only for pages.
+            while ((slab = pool.allocateSlab(2)) != null) {
+                assertThat(slab).hasSize(1000);
+                assertThat(seen.containsKey(slab)).isEqualTo(cycle > 0);
+                seen.put(slab, true);
+                slabs.add(slab);
+            }
+            assertThat(slabs).hasSize(9);
+            assertThat(pool.usedPages()).isEqualTo(36);
+            assertThat(pool.freePages()).isEqualTo(4);
+            pool.release(slabs);
+            assertThat(pool.usedPages()).isZero();
+        }
+        assertThat(seen).hasSize(9);
+        assertThat(pool.allocatedPages()).isZero();
+    }
+
+    @Test
+    void slabsAndPagesKeepWhatTheyHoldWithinBudget() {
+        MemoryPool pool = new MemoryPool(40 * 256, 256, 1000);
+        Set<byte[]> slabs = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (int i = 0; i < 10; i++) {
+            slabs.add(pool.allocateSlab(0));
+        }
+        assertThat(slabs).hasSize(10);
+        assertThat(pool.allocate()).isNull();
+        pool.release(slabs);
+        // Pages created anew push out free slabs: ten pages leave room for seven of them.
+        List<byte[]> pages = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            pages.add(pool.allocate());
+        }
+        assertThat(pool.allocatedPages()).isEqualTo(10);
+        List<byte[]> again = new ArrayList<>();
+        byte[] slab;
+        while ((slab = pool.allocateSlab(0)) != null) {
+            again.add(slab);
+        }
+        assertThat(again).hasSize(7);
+        assertThat(again).allMatch(slabs::contains);
+        pool.release(pages);
+        pool.release(again);
+        // And slabs created anew push out free pages: a large array takes the rest.
+        byte[] large = pool.allocateLarge(40 * 256);
+        assertThat(large).hasSize(40 * 256);
+        assertThat(pool.freePages()).isZero();
+        pool.release(large);
+        assertThat(slabs.contains(pool.allocateSlab(0))).isFalse();
+    }
+
+    @Test
+    void noSlabsWhenTheBudgetHoldsTooFewOrTheyAreNotLargerThanAPage() {
+        assertThat(new MemoryPool(31 * 256, 256, 1000).slabBytes()).isZero();
+        assertThat(new MemoryPool(32 * 256, 256, 1000).slabBytes()).isEqualTo(1000);
+        assertThat(new MemoryPool(64 * 256, 256, 256).slabBytes()).isZero();
+        MemoryPool pages = new MemoryPool(64 * 256, 256);
+        assertThat(pages.slabBytes()).isZero();
+        assertThat(pages.allocateSlab(0)).isNull();
+        assertThat(pages.usedPages()).isZero();
+        assertThatThrownBy(() -> new MemoryPool(64 * 256, 256, -1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("slab size -1");
+    }
+
+    @Test
+    void writerPoolsUseHeapRegionSlabsUnderG1() {
+        MemoryPool pool = MemoryPool.forRows(256L << 20, 64 << 10);
+        // Surefire's JVM runs G1 on this machine; a JVM with another collector gets pages only.
+        assertThat(pool.slabBytes()).isEqualTo(HeapRegions.slabBytes());
+        if (pool.slabBytes() > 0) {
+            long region = pool.slabBytes() + HeapRegions.HEADER_SLACK;
+            assertThat(Long.bitCount(region)).isOne();
+            assertThat(region).isBetween(1L << 20, 32L << 20);
+        }
     }
 }

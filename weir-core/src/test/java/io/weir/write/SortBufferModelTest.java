@@ -101,17 +101,21 @@ class SortBufferModelTest {
         long seed = 20240601L;
         for (Shape shape : Shape.values()) {
             for (int pageSize : new int[] {256, 4096}) {
-                args.add(Arguments.of(shape, pageSize, seed++));
+                args.add(Arguments.of(shape, pageSize, 0, seed++));
             }
+            // Rows in slabs of four pages less a few bytes, as heap-region slabs are.
+            args.add(Arguments.of(shape, 256, 4 * 256 - 40, seed++));
         }
         return args.stream();
     }
 
-    @ParameterizedTest(name = "{0}, page {1}, seed {2}")
+    @ParameterizedTest(name = "{0}, page {1}, slab {2}, seed {3}")
     @MethodSource("shapes")
-    void sortedCursorMatchesTheModelOverSeveralCycles(Shape shape, int pageSize, long seed) {
+    void sortedCursorMatchesTheModelOverSeveralCycles(
+            Shape shape, int pageSize, int slabBytes, long seed) {
         Random random = new Random(seed);
-        MemoryPool pool = new MemoryPool(48L * pageSize, pageSize);
+        MemoryPool pool = new MemoryPool(48L * pageSize, pageSize, slabBytes);
+        assertThat(pool.slabBytes()).isEqualTo(slabBytes);
         KeyFields key = shape.key == null ? null : KeyFields.of(shape.type, shape.key);
         SortBuffer buffer = new SortBuffer(pool, shape.type.size(), key);
         Function<Random, Object[]> rows = generator(shape, random, pageSize);
