@@ -50,6 +50,7 @@ public final class MemoryPool {
     private int freeSlabCount;
     private int usedPages;
     private long allocatedPages;
+    private long allocatedSlabs;
 
     /**
      * A pool of {@code budgetBytes / pageSize} pages of {@code pageSize} bytes, a power of two of
@@ -133,6 +134,7 @@ public final class MemoryPool {
         }
         trimFree(slabPages);
         usedPages += slabPages;
+        allocatedSlabs++;
         return new byte[slabBytes];
     }
 
@@ -219,6 +221,11 @@ public final class MemoryPool {
 
     public int pageSize() {
         return pageSize;
+    }
+
+    /** Slabs ever created: stops growing once the pool runs in steady state. */
+    public long allocatedSlabs() {
+        return allocatedSlabs;
     }
 
     /** The length of this pool's slabs, or 0 if it has none. */

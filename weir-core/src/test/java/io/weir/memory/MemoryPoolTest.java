@@ -159,6 +159,7 @@ class MemoryPoolTest {
             assertThat(pool.usedPages()).isZero();
         }
         assertThat(seen).hasSize(9);
+        assertThat(pool.allocatedSlabs()).isEqualTo(9);
         assertThat(pool.allocatedPages()).isZero();
     }
 
@@ -178,6 +179,7 @@ class MemoryPoolTest {
             pages.add(pool.allocate());
         }
         assertThat(pool.allocatedPages()).isEqualTo(10);
+        assertThat(pool.allocatedSlabs()).isEqualTo(10);
         List<byte[]> again = new ArrayList<>();
         byte[] slab;
         while ((slab = pool.allocateSlab(0)) != null) {
@@ -193,6 +195,7 @@ class MemoryPoolTest {
         assertThat(pool.freePages()).isZero();
         pool.release(large);
         assertThat(slabs.contains(pool.allocateSlab(0))).isFalse();
+        assertThat(pool.allocatedSlabs()).isEqualTo(11);
     }
 
     @Test
