@@ -28,6 +28,9 @@ import java.util.function.IntFunction;
  * once.
  */
 final class LogFlusher {
+    /** Rows per call of {@link #addRows}. */
+    private static final int ROWS_PER_CALL = 1024;
+
     private final FileIO io;
     private final String location;
     private final Schema schema;
@@ -84,17 +87,18 @@ final class LogFlusher {
         List<DataFile> files = new ArrayList<>();
         GroupWriter group = null;
         try {
-            while (cursor.next()) {
-                if (group == null
-                        || group.partitionId != cursor.partitionId()
-                        || group.bucket != cursor.bucket()) {
-                    if (group != null) {
-                        files.add(group.finish());
-                    }
-                    group = null;
-                    group = new GroupWriter(cursor.partitionId(), partitions, cursor.bucket());
+            boolean more = cursor.next();
+            while (more) {
+                if (group != null) {
+                    files.add(group.finish());
                 }
-                group.add(cursor);
+                group = null;
+                group = new GroupWriter(cursor.partitionId(), partitions, cursor.bucket());
+                do {
+                    more = addRows(group, cursor);
+                } while (more
+                        && cursor.partitionId() == group.partitionId
+                        && cursor.bucket() == group.bucket);
             }
             if (group != null) {
                 files.add(group.finish());
@@ -108,6 +112,26 @@ final class LogFlusher {
                 group.abort();
             }
         }
+    }
+
+    /**
+     * Adds the cursor's current row and the rows after it, up to {@value #ROWS_PER_CALL} and while
+     * they belong to {@code group}'s file group; returns whether the cursor stands on a row not yet
+     * added. The loop lives here, in calls of a bounded length, so that C2 compiles it once as a
+     * method: a loop over a whole flush was compiled on the stack (OSR) at each of its first
+     * flushes, and then again as a method.
+     */
+    private static boolean addRows(GroupWriter group, SortedCursor cursor) throws IOException {
+        for (int n = 0; n < ROWS_PER_CALL; n++) {
+            group.add(cursor);
+            if (!cursor.next()) {
+                return false;
+            }
+            if (cursor.partitionId() != group.partitionId || cursor.bucket() != group.bucket) {
+                return true;
+            }
+        }
+        return true;
     }
 
     /** Deletes written files (best effort) after a failed flush or an abandoned write. */
