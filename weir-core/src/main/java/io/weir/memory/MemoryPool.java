@@ -21,8 +21,9 @@ import java.util.Collection;
  * generation and never copies it, where a buffer of 64 KB pages is born in the young generation and
  * copied by every young collection until it is promoted: with a 256 MB buffer that copying, and the
  * heap growth it provokes, cost more CPU than the writer's own work on wide rows
- * (docs/performance.md, fourteenth round). A slab costs {@link #pagesFor} its length of the budget,
- * is recycled like a page, and is used only when the budget holds at least {@link #MIN_SLABS}.
+ * (docs/performance.md, fourteenth round). A slab costs as many pages of the budget as its length
+ * spans ({@link #pagesFor}), is recycled like a page, and is used only when the budget holds at
+ * least {@link #MIN_SLABS}.
  *
  * <p>Not thread-safe: a pool belongs to one writer task and is used from its thread only. Pages are
  * handed out as they were released: contents are not cleared.
@@ -179,7 +180,7 @@ public final class MemoryPool {
      */
     public void release(byte[] page) {
         int length = page.length;
-        if (length == slabBytes) {
+        if (slabBytes > 0 && length == slabBytes) {
             // Also takes a large array of the same length: it costs the same pages.
             checkReleasable(slabPages);
             if (freeSlabCount == freeSlabs.length) {

@@ -82,7 +82,11 @@ public final class TableOptions {
                                             && v.bytes() <= (16 << 20)
                                             && Long.bitCount(v.bytes()) == 1,
                             "must be a power of two between 4 kb and 16 mb")
-                    .withDescription("Size of the memory pages of the write buffer.");
+                    .withDescription(
+                            "Size of the memory pages of the write buffer. Under G1 the rows"
+                                    + " themselves go to slabs of one heap region"
+                                    + " (docs/write-buffer.md); the index and smaller budgets use"
+                                    + " pages.");
 
     public static final ConfigOption<Boolean> WRITE_ONLY =
             ConfigOption.key("write-only")

@@ -127,6 +127,9 @@ class MemoryPoolTest {
         assertThatThrownBy(() -> pool.release(new byte[100]))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("100 bytes");
+        assertThatThrownBy(() -> pool.release(new byte[0]))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("0 bytes");
         byte[] page = pool.allocate();
         pool.release(page);
         assertThatThrownBy(() -> pool.release(page))
