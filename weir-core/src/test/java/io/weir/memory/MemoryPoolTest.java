@@ -2,6 +2,7 @@ package io.weir.memory;
 
 import org.junit.jupiter.api.Test;
 
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -216,14 +217,22 @@ class MemoryPoolTest {
     }
 
     @Test
-    void writerPoolsUseHeapRegionSlabsUnderG1() {
+    void writerPoolsUseSlabsOfOneHeapRegionExactlyWhenTheJvmRunsG1() {
+        boolean g1 =
+                ManagementFactory.getGarbageCollectorMXBeans().stream()
+                        .anyMatch(gc -> gc.getName().startsWith("G1 "));
         MemoryPool pool = MemoryPool.forRows(256L << 20, 64 << 10);
-        // Surefire's JVM runs G1 on this machine; a JVM with another collector gets pages only.
-        assertThat(pool.slabBytes()).isEqualTo(HeapRegions.slabBytes());
-        if (pool.slabBytes() > 0) {
-            long region = pool.slabBytes() + HeapRegions.HEADER_SLACK;
-            assertThat(Long.bitCount(region)).isOne();
-            assertThat(region).isBetween(1L << 20, 32L << 20);
+        if (!g1) {
+            assertThat(pool.slabBytes()).isZero();
+            return;
         }
+        // G1's regions are powers of two from 1 to 32 MB (512 MB on newer JDKs).
+        long region = pool.slabBytes() + HeapRegions.HEADER_SLACK;
+        assertThat(pool.slabBytes()).isPositive();
+        assertThat(Long.bitCount(region)).isOne();
+        assertThat(region).isBetween(1L << 20, 512L << 20);
+        assertThat(pool.slabPages()).isEqualTo((int) (region >>> 16));
+        // A budget of fewer than eight regions gets pages only.
+        assertThat(MemoryPool.forRows(7 * region, 64 << 10).slabBytes()).isZero();
     }
 }
