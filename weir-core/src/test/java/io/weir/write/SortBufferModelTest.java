@@ -103,8 +103,10 @@ class SortBufferModelTest {
             for (int pageSize : new int[] {256, 4096}) {
                 args.add(Arguments.of(shape, pageSize, 0, seed++));
             }
-            // Rows in slabs of four pages less a few bytes, as heap-region slabs are.
+            // Rows in slabs of four pages less a few bytes, as heap-region slabs are; in slabs of
+            // 16 pages, many rows of equal keys share a slab that is put in key order when full.
             args.add(Arguments.of(shape, 256, 4 * 256 - 40, seed++));
+            args.add(Arguments.of(shape, 256, 16 * 256 - 40, seed++));
         }
         return args.stream();
     }
@@ -114,7 +116,10 @@ class SortBufferModelTest {
     void sortedCursorMatchesTheModelOverSeveralCycles(
             Shape shape, int pageSize, int slabBytes, long seed) {
         Random random = new Random(seed);
-        MemoryPool pool = new MemoryPool(48L * pageSize, pageSize, slabBytes);
+        // At least 48 pages, and room for the eight slabs a pool needs to hand any out.
+        int slabPages = (slabBytes + pageSize - 1) / pageSize;
+        MemoryPool pool =
+                new MemoryPool(Math.max(48, 8 * slabPages + 16) * pageSize, pageSize, slabBytes);
         assertThat(pool.slabBytes()).isEqualTo(slabBytes);
         KeyFields key = shape.key == null ? null : KeyFields.of(shape.type, shape.key);
         SortBuffer buffer = new SortBuffer(pool, shape.type.size(), key);
