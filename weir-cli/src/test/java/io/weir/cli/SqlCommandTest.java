@@ -72,13 +72,17 @@ class SqlCommandTest {
         Run run = run("sql", "-f", script.toString(), "--format", "csv");
 
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(run.out())
+        // The planner makes a VALUES whose rows are not all literals a union of one-row sources,
+        // and in streaming mode a union's inputs interleave in any order: the first result's rows
+        // are compared as a set (the counts after it do not depend on the order).
+        String out = run.out();
+        int firstEnd = out.indexOf("\n\n") + 1;
+        assertThat(out.substring(0, firstEnd).lines()).first().isEqualTo("op,id,name");
+        assertThat(out.substring(0, firstEnd).lines().skip(1))
+                .containsExactlyInAnyOrder("+I,1,ann", "+I,3,", "+I,4,\"\"");
+        assertThat(out.substring(firstEnd))
                 .isEqualTo(
-                        "op,id,name\n"
-                                + "+I,1,ann\n"
-                                + "+I,3,\n"
-                                + "+I,4,\"\"\n"
-                                + "\n"
+                        "\n"
                                 + "op,n\n"
                                 + "+I,1\n"
                                 + "-U,1\n"
