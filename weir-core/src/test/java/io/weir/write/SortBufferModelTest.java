@@ -103,8 +103,8 @@ class SortBufferModelTest {
             for (int pageSize : new int[] {256, 4096}) {
                 args.add(Arguments.of(shape, pageSize, 0, seed++));
             }
-            // Rows in slabs of four pages less a few bytes, as heap-region slabs are; in slabs of
-            // 16 pages, many rows of equal keys share a slab that is put in key order when full.
+            // Rows in slabs of four pages less a few bytes, as heap-region slabs are, and of 16
+            // pages, where many rows of equal keys share a slab.
             args.add(Arguments.of(shape, 256, 4 * 256 - 40, seed++));
             args.add(Arguments.of(shape, 256, 16 * 256 - 40, seed++));
         }
@@ -119,7 +119,8 @@ class SortBufferModelTest {
         // At least 48 pages, and room for the eight slabs a pool needs to hand any out.
         int slabPages = (slabBytes + pageSize - 1) / pageSize;
         MemoryPool pool =
-                new MemoryPool(Math.max(48, 8 * slabPages + 16) * pageSize, pageSize, slabBytes);
+                new MemoryPool(
+                        (long) Math.max(48, 8 * slabPages + 16) * pageSize, pageSize, slabBytes);
         assertThat(pool.slabBytes()).isEqualTo(slabBytes);
         KeyFields key = shape.key == null ? null : KeyFields.of(shape.type, shape.key);
         SortBuffer buffer = new SortBuffer(pool, shape.type.size(), key);
