@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -265,11 +266,25 @@ class SourceLeaseTest {
                 throws Exception {
             long deadline = System.nanoTime() + timeout.toNanos();
             while (!changelog.rows.equals(expected) && System.nanoTime() < deadline) {
-                assertThat(status()).as("job status").isIn(JobStatus.RUNNING, JobStatus.CREATED);
+                JobStatus status = status();
+                if (status == JobStatus.FAILED) {
+                    throw new AssertionError("the reading job failed", failure());
+                }
+                assertThat(status).as("job status").isIn(JobStatus.RUNNING, JobStatus.CREATED);
                 drainInto(changelog, Duration.ofMillis(100));
             }
             assertThat(changelog.errors).isEmpty();
             assertThat(changelog.rows).isEqualTo(expected);
+        }
+
+        /** Why the job failed, as its execution result says. */
+        private Throwable failure() throws Exception {
+            try {
+                client.getJobExecutionResult().get(30, TimeUnit.SECONDS);
+                return null;
+            } catch (ExecutionException e) {
+                return e.getCause();
+            }
         }
 
         @Override
