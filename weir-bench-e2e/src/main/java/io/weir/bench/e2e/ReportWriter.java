@@ -96,12 +96,14 @@ final class ReportWriter {
                         "\"% of blackhole\": rows/s over the blackhole's on the same Flink at the same")
                 .append(
                         " rows. \"Sink CPU\": (job CPU − blackhole job CPU at the same rows) / rows.")
+                .append(" \"Each round\": rows/s over the blackhole's run of the same round, so")
+                .append(" that a drift in the machine's speed between rounds is visible.")
                 .append(
                         " Job CPU: user + sys of the child JVM from submission to the end of the job.\n\n");
         md.append(
-                "| schema | sink | rows | runs | rows/s | % of blackhole | job CPU s | sink CPU µs/row"
-                        + " | GC s | peak RSS MB | table MB | verified |\n");
-        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+                "| schema | sink | rows | runs | rows/s | % of blackhole | each round | job CPU s"
+                        + " | sink CPU µs/row | GC s | peak RSS MB | table MB | verified |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (SinkMedians m : medians) {
             SinkMedians ceiling = ceilingOf(medians, m);
             boolean relative =
@@ -109,7 +111,7 @@ final class ReportWriter {
             md.append(
                     String.format(
                             Locale.ROOT,
-                            "| %s | %s | %s | %d%s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+                            "| %s | %s | %s | %d%s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
                             m.workload().id(),
                             m.sink().id(),
                             millions(m.rows()),
@@ -119,6 +121,9 @@ final class ReportWriter {
                             !m.sink().isCeiling()
                                     ? (relative ? number(100 * m.shareOf(ceiling), "%.0f %%") : "–")
                                     : "(ceiling)",
+                            !m.sink().isCeiling() && relative
+                                    ? roundShares(m.roundSharesOf(ceiling))
+                                    : "–",
                             number(m.cpuSeconds(), "%.1f"),
                             relative ? number(m.sinkCpuMicrosPerRow(ceiling), "%,.2f") : "–",
                             number(m.gcSeconds(), "%.1f"),
@@ -297,6 +302,15 @@ final class ReportWriter {
             md.append(r.summary()).append('\n');
         }
         md.append("```\n");
+    }
+
+    /** Per-round shares as percentages, "95 / 69 / –". */
+    private static String roundShares(List<Double> shares) {
+        StringBuilder s = new StringBuilder();
+        for (double share : shares) {
+            s.append(s.isEmpty() ? "" : " / ").append(number(100 * share, "%.0f"));
+        }
+        return s.toString();
     }
 
     /** The medians of a sink on a workload (at {@code rows}, or any rows if negative). */

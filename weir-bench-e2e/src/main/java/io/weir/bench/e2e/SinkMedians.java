@@ -12,7 +12,8 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The medians of the repeated runs of one sink on one workload and row count (failed runs left out;
- * {@code runs} counts the others).
+ * {@code runs} counts the others), and each round's rows/s in suite order (NaN where that round's
+ * run failed), which pairs a run with its ceiling's run of the same round.
  */
 record SinkMedians(
         SinkKind sink,
@@ -26,7 +27,12 @@ record SinkMedians(
         double gcSeconds,
         double peakRssMb,
         double tableBytes,
-        Boolean verified) {
+        Boolean verified,
+        List<Double> rowsPerSecondByRound) {
+
+    SinkMedians {
+        rowsPerSecondByRound = List.copyOf(rowsPerSecondByRound);
+    }
 
     /** The medians of each (sink, workload, rows), in the order of their first run. */
     static List<SinkMedians> of(List<RunResult> results) {
@@ -60,7 +66,8 @@ record SinkMedians(
                             median(ok, r -> r.ingest().gcSeconds()),
                             median(ok, r -> r.ingest().peakRssMb()),
                             median(ok, r -> r.ingest().tableBytes()),
-                            verified));
+                            verified,
+                            group.stream().map(RunResult::rowsPerSecond).toList()));
         }
         return medians;
     }
@@ -89,5 +96,19 @@ record SinkMedians(
     /** Throughput as a share of the ceiling's at the same rows, 0..1. */
     double shareOf(SinkMedians ceiling) {
         return rowsPerSecond / ceiling.rowsPerSecond;
+    }
+
+    /**
+     * Each round's throughput as a share of the ceiling's run in the same round (NaN where either
+     * failed). The suite runs a workload's sinks one after another, so a round's pair ran minutes
+     * apart; a machine whose speed drifts between rounds moves these less than the medians.
+     */
+    List<Double> roundSharesOf(SinkMedians ceiling) {
+        int rounds = Math.min(rowsPerSecondByRound.size(), ceiling.rowsPerSecondByRound.size());
+        List<Double> shares = new ArrayList<>(rounds);
+        for (int i = 0; i < rounds; i++) {
+            shares.add(rowsPerSecondByRound.get(i) / ceiling.rowsPerSecondByRound.get(i));
+        }
+        return shares;
     }
 }

@@ -64,11 +64,11 @@ class ReportWriterTest {
                 .contains("Measured by `./weir bench --all --rows-scale 0.05 --repeat 1`")
                 .contains("2025-01-01 10:00 UTC to 2025-01-01 10:42 UTC (42 min)")
                 // weir schema1: 400,000 rows/s = 80 % of 500,000; (5 - 4) s / 1 M rows = 1 µs
-                .contains("| schema1 | weir | 1 M | 1 | 400,000 | 80 % | 5.0 | 1.00 |")
-                .contains("| schema1 | paimon | 1 M | 1 | 200,000 | 40 % | 8.0 | 4.00 |")
+                .contains("| schema1 | weir | 1 M | 1 | 400,000 | 80 % | 80 | 5.0 | 1.00 |")
+                .contains("| schema1 | paimon | 1 M | 1 | 200,000 | 40 % | 40 | 8.0 | 4.00 |")
                 // hudi: 50,000 rows/s of 250,000; (8 - 2) s / 250,000 rows = 24 µs
-                .contains("| schema1 | hudi | 250,000 | 1 | 50,000 | 20 % | 8.0 | 24.00 |")
-                .contains("| schema1 | blackhole | 1 M | 1 | 500,000 | (ceiling) |")
+                .contains("| schema1 | hudi | 250,000 | 1 | 50,000 | 20 % | 20 | 8.0 | 24.00 |")
+                .contains("| schema1 | blackhole | 1 M | 1 | 500,000 | (ceiling) | – | 4.0 |")
                 // cheaper peer on schema1: Paimon, 4 µs vs Weir's 1 µs
                 .contains("| schema1 | Paimon 1.3.1 | 4.00 | 1.00 | 4.0× | 40 % | 80 % |")
                 .contains("| schema2 | Paimon 1.3.1 | 8.00 | 2.00 | 4.0× | 40 % | 80 % |")

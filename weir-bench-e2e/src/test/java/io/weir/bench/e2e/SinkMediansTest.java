@@ -35,6 +35,24 @@ class SinkMediansTest {
         assertThat(weir.verified()).isFalse(); // a failed run counts as unverified
         assertThat(weir.sinkCpuMicrosPerRow(blackhole)).isCloseTo(1.5, within(1e-9));
         assertThat(weir.shareOf(blackhole)).isCloseTo(225_000 / 375_000.0, within(1e-9));
+        // each round's run against the blackhole's of that round; the third round has no ceiling
+        assertThat(weir.roundSharesOf(blackhole))
+                .containsExactly(250_000 / 500_000.0, 200_000 / 250_000.0);
+    }
+
+    @Test
+    void aFailedRunLeavesItsRoundWithoutAShare() {
+        List<SinkMedians> medians =
+                SinkMedians.of(
+                        List.of(
+                                run(SinkKind.BLACKHOLE, Workload.SCHEMA2, 1_000_000, 2, 4),
+                                failed(SinkKind.WEIR, Workload.SCHEMA2, 1_000_000),
+                                run(SinkKind.BLACKHOLE, Workload.SCHEMA2, 1_000_000, 4, 6),
+                                run(SinkKind.WEIR, Workload.SCHEMA2, 1_000_000, 5, 7)));
+        List<Double> shares = medians.get(1).roundSharesOf(medians.get(0));
+        assertThat(shares).hasSize(2);
+        assertThat(shares.get(0)).isNaN();
+        assertThat(shares.get(1)).isEqualTo(200_000 / 250_000.0);
     }
 
     @Test
