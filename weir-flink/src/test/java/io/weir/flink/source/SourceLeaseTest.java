@@ -4,6 +4,7 @@ import io.weir.ExpireSnapshotsResult;
 import io.weir.SnapshotLease;
 import io.weir.Table;
 import io.weir.exceptions.SnapshotExpiredException;
+import io.weir.testing.ForwardingFileIO;
 
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,9 +30,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -101,6 +105,49 @@ class SourceLeaseTest {
         assertThat(leaseEnds.get(leaseEnds.size() - 1))
                 .as("the lease was renewed")
                 .isGreaterThan(leaseEnds.get(0));
+    }
+
+    /**
+     * The race behind a flaky failure of the test above: the start commit was the latest when the
+     * enumerator resolved it, and a commit and an expiry came before its lease was written.
+     */
+    @Test
+    void streamingStartWhoseCommitExpiresBeforeItsLeaseStartsAtTheLatestCommit() throws Exception {
+        TestTable t = new TestTable(dir);
+        Random random = new Random(24);
+        t.randomChanges(random, 100, 50);
+        t.commit();
+        CountDownLatch raced = new CountDownLatch(1);
+        CommitBeforeLeaseIO.beforeFirstLease.set(
+                () -> {
+                    t.randomChanges(random, 30, 50);
+                    t.commit();
+                    t.table
+                            .expireSnapshots()
+                            .retainLast(1)
+                            .expireOlderThan(System.currentTimeMillis())
+                            .commit();
+                    raced.countDown();
+                });
+        WeirSource source =
+                WeirSource.builder()
+                        .location(t.location)
+                        .fileIO(CommitBeforeLeaseIO::new)
+                        .streaming(true)
+                        .discoveryInterval(Duration.ofMillis(50))
+                        .consumerId("late-reader")
+                        .build();
+        try (RunningJob job = RunningJob.start(source, 0)) {
+            assertThat(raced.await(60, TimeUnit.SECONDS)).as("the lease write was raced").isTrue();
+            assertThat(t.table.earliestRetainedCommit()).isEqualTo(2);
+            job.awaitContent(new Changelog(), t.model, Duration.ofSeconds(60));
+            assertThat(job.status()).isEqualTo(JobStatus.RUNNING);
+            assertThat(leases(t.table))
+                    .singleElement()
+                    .satisfies(l -> assertThat(l.commitId()).isEqualTo(2));
+        } finally {
+            CommitBeforeLeaseIO.beforeFirstLease.set(null);
+        }
     }
 
     @Test
@@ -295,6 +342,22 @@ class SourceLeaseTest {
                 iterator.close();
                 consumer.join(10_000);
             }
+        }
+    }
+
+    /** Runs a test's action (once) just before the first lease file is written. */
+    private static final class CommitBeforeLeaseIO extends ForwardingFileIO {
+        static final AtomicReference<Runnable> beforeFirstLease = new AtomicReference<>();
+
+        @Override
+        public void overwrite(String path, byte[] content) throws IOException {
+            if (path.contains("/_weir/consumers/")) {
+                Runnable action = beforeFirstLease.getAndSet(null);
+                if (action != null) {
+                    action.run();
+                }
+            }
+            super.overwrite(path, content);
         }
     }
 

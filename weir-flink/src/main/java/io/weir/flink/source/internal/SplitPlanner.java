@@ -8,6 +8,7 @@ import io.weir.FileGroupId;
 import io.weir.IncrementalScan;
 import io.weir.Table;
 import io.weir.exceptions.ValidationException;
+import io.weir.flink.source.StartMode;
 import io.weir.flink.source.WeirSplit;
 
 import java.util.HashSet;
@@ -51,6 +52,17 @@ public final class SplitPlanner {
             case LATEST -> current;
             case FROM_SNAPSHOT -> Math.min(resolveFrom(current), current);
         };
+    }
+
+    /**
+     * Whether the start follows the table's latest commit (no commit, timestamp or range given), so
+     * that a start commit expired before the lease reached it can be resolved again.
+     */
+    public boolean startsAtLatestCommit() {
+        return !spec.isIncremental()
+                && spec.snapshotId() < 0
+                && spec.timestampMillis() < 0
+                && spec.startMode() != StartMode.FROM_SNAPSHOT;
     }
 
     /** The splits of the start position, up to the latest commit for change reads. */

@@ -39,6 +39,12 @@ import java.util.UUID;
 public final class WeirSplitEnumerator implements SplitEnumerator<WeirSplit, WeirEnumeratorState> {
     private static final Logger LOG = LoggerFactory.getLogger(WeirSplitEnumerator.class);
 
+    /**
+     * How often a start at the latest commit tries again when that commit expires before its lease
+     * is written; each try needs another commit and expiry in between to fail.
+     */
+    private static final int START_LEASE_ATTEMPTS = 10;
+
     private final SplitEnumeratorContext<WeirSplit> context;
     private final ReadSpec spec;
     private final SplitQueues pending;
@@ -116,9 +122,34 @@ public final class WeirSplitEnumerator implements SplitEnumerator<WeirSplit, Wei
     /** Worker thread, before the first planning: a restore leases its floor, a start its start. */
     private void takeLease(long from) {
         try {
-            long commit = from < 0 ? planner.startCommit() : lease.target();
-            if (commit != ReadFloors.NONE) {
-                lease.acquire(table, commit, from >= 0);
+            if (from >= 0) {
+                long commit = lease.target();
+                if (commit != ReadFloors.NONE) {
+                    lease.acquire(table, commit, true);
+                }
+                return;
+            }
+            long commit = planner.startCommit();
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    lease.acquire(table, commit, false);
+                    return;
+                } catch (SnapshotExpiredException e) {
+                    // A start at the latest commit raced a commit and an expiry: that commit was
+                    // the latest when resolved, and expired before the lease was written.
+                    long latest = planner.startsAtLatestCommit() ? planner.startCommit() : commit;
+                    if (latest <= commit || attempt == START_LEASE_ATTEMPTS) {
+                        throw e;
+                    }
+                    LOG.info(
+                            "Weir source {}: commit {} of table {} expired before it was leased;"
+                                    + " starting at commit {}",
+                            lease.consumerId(),
+                            commit,
+                            spec.location(),
+                            latest);
+                    commit = latest;
+                }
             }
         } catch (SnapshotExpiredException e) {
             throw new FlinkRuntimeException(e.getMessage(), e);
