@@ -82,12 +82,7 @@ class SourceLeaseTest {
                     t.commit();
                 }
                 // Expire everything the lease allows, after every commit.
-                expiries.add(
-                        t.table
-                                .expireSnapshots()
-                                .retainLast(1)
-                                .expireOlderThan(System.currentTimeMillis())
-                                .commit());
+                expiries.add(expireAllBut(t.table, 1));
                 leases(t.table).forEach(l -> leaseEnds.add(l.expiresMillis()));
                 job.drainInto(changelog, Duration.ofMillis(150));
             }
@@ -122,11 +117,7 @@ class SourceLeaseTest {
                 () -> {
                     t.randomChanges(random, 30, 50);
                     t.commit();
-                    t.table
-                            .expireSnapshots()
-                            .retainLast(1)
-                            .expireOlderThan(System.currentTimeMillis())
-                            .commit();
+                    expireAllBut(t.table, 1);
                     raced.countDown();
                 });
         WeirSource source =
@@ -158,11 +149,7 @@ class SourceLeaseTest {
             t.randomChanges(random, 20, 50);
             t.commit();
         }
-        t.table
-                .expireSnapshots()
-                .retainLast(2)
-                .expireOlderThan(System.currentTimeMillis())
-                .commit();
+        expireAllBut(t.table, 2);
         assertThat(t.table.earliestRetainedCommit()).isEqualTo(4);
 
         WeirSource timeTravel = WeirSource.builder().location(t.location).snapshotId(2).build();
@@ -225,6 +212,14 @@ class SourceLeaseTest {
         assertThat(Path.of(t.location, "_weir", "consumers"))
                 .as("no lease was ever written")
                 .doesNotExist();
+    }
+
+    /** Expires every snapshot but the last {@code retain} that no lease holds. */
+    private static ExpireSnapshotsResult expireAllBut(Table table, int retain) {
+        return table.expireSnapshots()
+                .retainLast(retain)
+                .expireOlderThan(System.currentTimeMillis())
+                .commit();
     }
 
     private static List<SnapshotLease> leases(Table table) {
