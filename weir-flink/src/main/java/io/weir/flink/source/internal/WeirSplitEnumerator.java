@@ -137,8 +137,11 @@ public final class WeirSplitEnumerator implements SplitEnumerator<WeirSplit, Wei
                 } catch (SnapshotExpiredException e) {
                     // A start at the latest commit raced a commit and an expiry: that commit was
                     // the latest when resolved, and expired before the lease was written.
-                    long latest = planner.startsAtLatestCommit() ? planner.startCommit() : commit;
-                    if (latest <= commit || attempt == START_LEASE_ATTEMPTS) {
+                    if (!planner.startsAtLatestCommit() || attempt == START_LEASE_ATTEMPTS) {
+                        throw e;
+                    }
+                    long latest = planner.startCommit();
+                    if (latest <= commit) {
                         throw e;
                     }
                     LOG.info(
