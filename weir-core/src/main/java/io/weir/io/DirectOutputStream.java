@@ -3,12 +3,21 @@ package io.weir.io;
 import com.sun.nio.file.ExtendedOpenOption;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Writes a new local file with direct I/O ({@code O_DIRECT}): whole aligned chunks go from an
@@ -17,6 +26,12 @@ import java.nio.file.StandardOpenOption;
  * while writing buys little and costs a copy of every byte plus the kernel's page cache work (on
  * the benchmark machine 1–2 s of system CPU per GB, against 0.15 s direct; docs/performance.md,
  * "Seventh round"). {@link DirectInputStream} reads such files back once, for a compaction.
+ *
+ * <p>A direct write returns when the device has the bytes, so the stream writes behind: a full
+ * buffer goes to a background thread while the caller fills a second one, and the caller waits only
+ * when it fills that before the device is done. Written in the caller's thread, each flush of the
+ * benchmark's writers left the machine waiting on the device (I/O wait 13-18 % of both cores for
+ * about a second; 1-4 % writing behind): docs/performance.md, "Seventeenth round".
  *
  * <p>The file's last, unaligned bytes are written through a second, ordinary channel at the aligned
  * position, so the file ends exactly where its content does. {@link #close()} forces the file to
@@ -28,10 +43,35 @@ final class DirectOutputStream extends PositionOutputStream {
     /** The smallest alignment used: the page size, a multiple of common devices' logical blocks. */
     private static final int MIN_ALIGNMENT = 4096;
 
+    /**
+     * The threads of the writes behind: daemons, as many as streams write at once, idle ones end.
+     */
+    private static final ExecutorService WRITES_BEHIND =
+            new ThreadPoolExecutor(
+                    0,
+                    Integer.MAX_VALUE,
+                    10,
+                    TimeUnit.SECONDS,
+                    new SynchronousQueue<>(),
+                    new WriterThreads());
+
+    private final Path path;
     private final FileChannel plain;
     private final FileChannel direct;
     private final int alignment;
+
+    /** The buffer being filled. */
     private ByteBuffer buffer;
+
+    /** The buffer being written behind, or the spare one when {@link #inFlight} is null. */
+    private ByteBuffer other;
+
+    /** Whether no second buffer could be had: then the caller's thread writes. */
+    private boolean noSpare;
+
+    /** The write of {@link #other}, or null. */
+    private Future<?> inFlight;
+
     private long pos;
 
     /** Bytes in the file before the buffer's first byte. */
@@ -39,12 +79,14 @@ final class DirectOutputStream extends PositionOutputStream {
 
     /**
      * Whether a direct write failed (on a device whose blocks are larger than the file system
-     * reports, say); from there on the stream writes through the plain channel.
+     * reports, say); from there on the stream writes through the plain channel. Set by the thread
+     * of a write behind, read after waiting for it.
      */
-    private boolean directFailed;
+    private volatile boolean directFailed;
 
     private DirectOutputStream(
-            FileChannel plain, FileChannel direct, int alignment, ByteBuffer buffer) {
+            Path path, FileChannel plain, FileChannel direct, int alignment, ByteBuffer buffer) {
+        this.path = path;
         this.plain = plain;
         this.direct = direct;
         this.alignment = alignment;
@@ -92,7 +134,7 @@ final class DirectOutputStream extends PositionOutputStream {
             closeQuietly(direct);
             return null;
         }
-        return new DirectOutputStream(plain, direct, alignment, buffer);
+        return new DirectOutputStream(path, plain, direct, alignment, buffer);
     }
 
     /** Whether a direct write failed and the stream went on through the plain channel. */
@@ -130,11 +172,15 @@ final class DirectOutputStream extends PositionOutputStream {
         }
     }
 
-    /** Writes the aligned part of what is buffered; the rest waits for more bytes or close. */
+    /**
+     * Writes the aligned part of what is buffered, and waits for it; the rest waits for more bytes
+     * or close.
+     */
     @Override
     public void flush() throws IOException {
         checkOpen();
         writeAligned();
+        awaitWriteBehind();
     }
 
     @Override
@@ -144,53 +190,141 @@ final class DirectOutputStream extends PositionOutputStream {
         }
         try {
             writeAligned();
+            awaitWriteBehind();
             buffer.flip();
-            writeOut(false);
+            writeOut(buffer, written, false);
             plain.force(false);
         } finally {
             ByteBuffer released = buffer;
             buffer = null;
             try {
+                // A failed close may leave a write behind: the buffers go back only after it.
+                awaitQuietly();
                 direct.close();
             } finally {
                 plain.close();
                 AlignedBuffers.give(released);
+                if (other != null) {
+                    AlignedBuffers.give(other);
+                    other = null;
+                }
             }
         }
     }
 
-    /** Writes the buffer's whole aligned chunks and moves the remainder to its front. */
+    /**
+     * Hands the buffer's whole aligned chunks to a write behind, after the previous one is done;
+     * the unaligned rest moves to the front of the other buffer, which is filled next.
+     */
     private void writeAligned() throws IOException {
-        int aligned = buffer.position() & -alignment;
+        int end = buffer.position();
+        int aligned = end & -alignment;
         if (aligned == 0) {
             return;
         }
-        buffer.flip();
-        int end = buffer.limit();
-        buffer.limit(aligned);
-        writeOut(true);
-        buffer.limit(end);
-        buffer.compact();
+        awaitWriteBehind();
+        if (other == null && (noSpare || (other = spareOrNull(alignment)) == null)) {
+            noSpare = true;
+            buffer.flip().limit(aligned);
+            written += writeOut(buffer, written, true);
+            buffer.limit(end).compact();
+            return;
+        }
+        ByteBuffer chunk = buffer;
+        buffer = other.clear().put(0, chunk, aligned, end - aligned).position(end - aligned);
+        other = chunk.flip().limit(aligned);
+        long at = written;
+        written += aligned;
+        inFlight = WRITES_BEHIND.submit(() -> writeOut(chunk, at, true));
     }
 
-    /** Writes the buffer's remaining bytes at {@link #written}, directly if asked and possible. */
-    private void writeOut(boolean directly) throws IOException {
-        while (buffer.hasRemaining()) {
+    /** A second buffer for writes behind, or null if none can be had: then the caller writes. */
+    private static ByteBuffer spareOrNull(int alignment) {
+        try {
+            return AlignedBuffers.take(alignment);
+        } catch (OutOfMemoryError e) {
+            return null;
+        }
+    }
+
+    /** Waits for the write behind, if any; rethrows its failure. */
+    private void awaitWriteBehind() throws IOException {
+        if (inFlight == null) {
+            return;
+        }
+        Future<?> write = inFlight;
+        inFlight = null;
+        try {
+            write.get();
+        } catch (InterruptedException e) {
+            inFlight = write;
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("Interrupted while writing " + path);
+        } catch (ExecutionException e) {
+            throw new IOException("Cannot write " + path, e.getCause());
+        }
+    }
+
+    /** Waits for the write behind, if any, ignoring its failure and interrupts. */
+    private void awaitQuietly() {
+        Future<?> write = inFlight;
+        inFlight = null;
+        if (write == null) {
+            return;
+        }
+        boolean interrupted = false;
+        while (true) {
+            try {
+                write.get();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            } catch (ExecutionException e) {
+                break; // the file is garbage; its owner deletes it
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Writes {@code chunk}'s remaining bytes at {@code at}, directly if asked and possible; returns
+     * their number.
+     */
+    private int writeOut(ByteBuffer chunk, long at, boolean directly) throws IOException {
+        int n = chunk.remaining();
+        long to = at;
+        while (chunk.hasRemaining()) {
             if (directly && !directFailed) {
                 try {
-                    written += direct.write(buffer);
+                    to += direct.write(chunk, to);
                     continue;
                 } catch (IOException e) {
                     directFailed = true;
                 }
             }
-            written += plain.write(buffer, written);
+            to += plain.write(chunk, to);
         }
+        return n;
     }
 
     private void checkOpen() throws IOException {
         if (buffer == null) {
             throw new IOException("Stream closed");
+        }
+    }
+
+    /** Daemon threads without the creator's class loader, so that none outlives a job's loader. */
+    private static final class WriterThreads implements ThreadFactory {
+        private final AtomicInteger count = new AtomicInteger();
+
+        @Override
+        public Thread newThread(Runnable r) {
+            Thread t = new Thread(r, "weir-write-behind-" + count.incrementAndGet());
+            t.setDaemon(true);
+            t.setContextClassLoader(null);
+            return t;
         }
     }
 

@@ -6,6 +6,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -92,6 +93,25 @@ class LocalFileIOTest {
                 assertThat(((DirectOutputStream) out).directFailed()).as("size %d", size).isTrue();
             }
         }
+    }
+
+    @Test
+    void aFailedWriteBehindFailsTheCallThatWaitsForItNamingTheFile() throws IOException {
+        Path file = dir.resolve("unwritable");
+        FileChannel plain =
+                FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        // Alignment 1 hands the odd-length chunk below to a write behind, where the direct write
+        // fails and so does the plain one: its channel is closed.
+        PositionOutputStream out = DirectOutputStream.openOrNull(file, plain, 1);
+        assumeTrue(out != null, "no O_DIRECT on " + dir);
+        plain.close();
+        out.write(new byte[BUFFER - 1], 0, BUFFER - 1);
+        assertThatThrownBy(out::flush)
+                .isInstanceOf(IOException.class)
+                .hasMessage("Cannot write " + file)
+                .hasCauseInstanceOf(ClosedChannelException.class);
+        assertThatThrownBy(out::close).isInstanceOf(ClosedChannelException.class);
+        out.close();
     }
 
     @ParameterizedTest
