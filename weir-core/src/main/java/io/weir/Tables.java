@@ -2,7 +2,8 @@ package io.weir;
 
 import io.weir.commit.FileCommitLog;
 import io.weir.io.FileIO;
-import io.weir.io.LocalFileIO;
+import io.weir.io.FileIOs;
+import io.weir.options.StorageOptions;
 import io.weir.options.TableOptions;
 import io.weir.read.FileGroupReader;
 
@@ -42,9 +43,17 @@ public final class Tables {
         return new BaseTable(FileCommitLog.create(io, location, metadata, clock));
     }
 
-    /** Creates a table on the local file system. */
+    /**
+     * Creates a table on the file system of its location ({@link FileIOs}); the storage options
+     * ({@code s3.*}, {@code hadoop.*}) among {@code options} say how to reach it and are not
+     * stored.
+     */
     public static Table create(String location, Schema schema, Map<String, String> options) {
-        return create(new LocalFileIO(), location, schema, options);
+        return create(
+                FileIOs.forLocation(location, StorageOptions.of(options)),
+                location,
+                schema,
+                StorageOptions.withoutStorageOptions(options));
     }
 
     /**
@@ -61,7 +70,13 @@ public final class Tables {
         return new BaseTable(FileCommitLog.load(io, location, clock));
     }
 
+    /** Loads the table at a location on the file system of its scheme, with default options. */
     public static Table load(String location) {
-        return load(new LocalFileIO(), location);
+        return load(FileIOs.forLocation(location), location);
+    }
+
+    /** Loads the table at a location on the file system of its scheme. */
+    public static Table load(String location, StorageOptions storage) {
+        return load(FileIOs.forLocation(location, storage), location);
     }
 }

@@ -25,7 +25,8 @@ import java.util.UUID;
 import java.util.stream.Stream;
 
 /**
- * {@link FileIO} on the local file system. Accepts plain paths and {@code file:} URIs. {@link
+ * {@link FileIO} on the local file system. Accepts plain paths and {@code file:} URIs. Get it from
+ * {@link FileIOs}; constructing it is for tests of this class and for local scratch files. {@link
  * #writeIfAbsent} writes a temporary file and hard-links it to the target: {@code link(2)} fails if
  * the target exists, across processes, and the target appears complete or not at all.
  */
@@ -155,6 +156,35 @@ public final class LocalFileIO implements FileIO {
                     }
                 });
         return out;
+    }
+
+    @Override
+    public List<String> listDirectories(String directory) throws IOException {
+        Path dir = toPath(directory);
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        String sep = directory.endsWith("/") ? "" : "/";
+        List<String> out = new ArrayList<>();
+        try (Stream<Path> entries = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) entries::iterator) {
+                if (Files.isDirectory(p)) {
+                    out.add(directory + sep + p.getFileName());
+                }
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+
+    @Override
+    public void renameDirectory(String from, String to) throws IOException {
+        Path target = toPath(to);
+        if (Files.exists(target)) {
+            throw new FileAlreadyExistsException(to);
+        }
+        Files.createDirectories(target.toAbsolutePath().getParent());
+        Files.move(toPath(from), target, StandardCopyOption.ATOMIC_MOVE);
     }
 
     private static FileStatus status(String directory, Path p) throws IOException {
