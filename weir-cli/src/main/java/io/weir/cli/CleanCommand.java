@@ -13,12 +13,14 @@ import io.weir.exceptions.WeirException;
 import io.weir.options.ConfigOption;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -38,8 +40,14 @@ import java.util.concurrent.Callable;
 public final class CleanCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Option(names = "--table", required = true, paramLabel = "PATH", description = "The table.")
+    @Option(
+            names = "--table",
+            required = true,
+            paramLabel = "PATH",
+            description = "The table: a local path, s3://bucket/path or hdfs://namenode/path.")
     String table;
+
+    @Mixin StorageMixin storage;
 
     @Option(
             names = "--retain-last",
@@ -79,15 +87,18 @@ public final class CleanCommand implements Callable<Integer> {
     public Integer call() {
         try {
             return run(spec.commandLine().getOut());
-        } catch (WeirException e) {
+        } catch (WeirException | IllegalArgumentException e) {
             spec.commandLine().getErr().println("Error: " + e.getMessage());
+            return 1;
+        } catch (UncheckedIOException e) {
+            spec.commandLine().getErr().println("Error: " + Errors.describe(e));
             return 1;
         }
     }
 
     private int run(PrintWriter out) {
         long now = System.currentTimeMillis();
-        Table t = Tables.load(table);
+        Table t = Tables.load(table, storage.storage());
         String verb = dryRun ? "would delete" : "deleted";
 
         expirePartitions(t, now, out);

@@ -7,15 +7,17 @@ import io.weir.ScanTask;
 import io.weir.Table;
 import io.weir.Tables;
 import io.weir.exceptions.WeirException;
+import io.weir.flink.FileIOLoader;
 import io.weir.flink.compaction.CompactionJob;
-import io.weir.io.LocalFileIO;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -33,8 +35,14 @@ import java.util.concurrent.Callable;
 public final class CompactCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Option(names = "--table", required = true, paramLabel = "PATH", description = "The table.")
+    @Option(
+            names = "--table",
+            required = true,
+            paramLabel = "PATH",
+            description = "The table: a local path, s3://bucket/path or hdfs://namenode/path.")
     String table;
+
+    @Mixin StorageMixin storage;
 
     @Option(
             names = "--partition",
@@ -60,19 +68,22 @@ public final class CompactCommand implements Callable<Integer> {
     public Integer call() {
         try {
             return run(spec.commandLine().getOut());
-        } catch (WeirException e) {
+        } catch (WeirException | IllegalArgumentException e) {
             spec.commandLine().getErr().println("Error: " + e.getMessage());
+            return 1;
+        } catch (UncheckedIOException e) {
+            spec.commandLine().getErr().println("Error: " + Errors.describe(e));
             return 1;
         }
     }
 
     private int run(PrintWriter out) {
         long start = System.nanoTime();
-        Table t = Tables.load(table);
+        Table t = Tables.load(table, storage.storage());
         CompactionJob.Options options =
                 new CompactionJob.Options(
                         table,
-                        LocalFileIO::new,
+                        FileIOLoader.of(table, storage.storage()),
                         partition,
                         full,
                         minLogFiles == null ? -1 : minLogFiles,

@@ -4,9 +4,13 @@ import io.weir.Schema;
 import io.weir.Table;
 import io.weir.Tables;
 import io.weir.cli.quickstart.QuickStartJob;
+import io.weir.io.FileIO;
+import io.weir.io.FileIOs;
+import io.weir.options.StorageOptions;
 import io.weir.types.DataTypes;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -25,10 +29,16 @@ import java.util.concurrent.Callable;
                         + " with Flink SQL and check it holds the latest value of every key.")
 public final class QuickStartCommand implements Callable<Integer> {
     @Option(
-            names = "--dir",
-            description = "The warehouse directory (replaced). Default: ${DEFAULT-VALUE}",
+            names = {"--warehouse", "--dir"},
+            paramLabel = "URI",
+            description =
+                    "The warehouse: a local directory, s3://bucket/path or hdfs://namenode/path"
+                            + " (its table default.db/orders is replaced). Default:"
+                            + " ${DEFAULT-VALUE}",
             defaultValue = "weir-quickstart")
-    Path dir;
+    String warehouse;
+
+    @Mixin StorageMixin storage;
 
     @Option(
             names = "--changes",
@@ -66,10 +76,16 @@ public final class QuickStartCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        QuickStartJob.deleteRecursively(dir);
-        Path location = dir.toAbsolutePath().resolve("default.db").resolve("orders");
-        Table table = Tables.create(location.toString(), schema(), Map.of("bucket", "4"));
-        return new QuickStartJob(table, dir.toAbsolutePath(), System.out)
+        StorageOptions options = storage.storage();
+        String root =
+                FileIOs.isLocal(warehouse)
+                        ? Path.of(warehouse).toAbsolutePath().toString()
+                        : warehouse.replaceAll("/+$", "");
+        String location = root + "/default.db/orders";
+        FileIO io = FileIOs.forLocation(location, options);
+        io.deleteRecursively(location);
+        Table table = Tables.create(io, location, schema(), Map.of("bucket", "4"));
+        return new QuickStartJob(table, root, options, System.out)
                 .run(changes, keys, parallelism, checkpointIntervalMs);
     }
 }

@@ -58,6 +58,14 @@ public interface FileIO {
     }
 
     /**
+     * Deletes {@code directory} and everything under it (a dropped table or database). Deleting a
+     * directory that does not exist is not an error.
+     */
+    default void deleteRecursively(String directory) throws IOException {
+        deleteFiles(listRecursive(directory).stream().map(FileStatus::path).toList());
+    }
+
+    /**
      * The directories directly under {@code directory}, as full paths without a trailing slash,
      * sorted; on an object store, the common prefixes. Empty if {@code directory} does not exist.
      */

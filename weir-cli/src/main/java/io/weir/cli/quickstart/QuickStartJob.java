@@ -1,8 +1,10 @@
 package io.weir.cli.quickstart;
 
 import io.weir.Table;
+import io.weir.flink.FileIOLoader;
 import io.weir.flink.FlinkTypes;
 import io.weir.flink.sink.WeirSink;
+import io.weir.options.StorageOptions;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.lib.NumberSequenceSource;
@@ -21,17 +23,24 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /** The quickstart's job, query and check. */
 public final class QuickStartJob {
     private final Table table;
-    private final Path warehouse;
+    private final String warehouse;
+    private final StorageOptions storage;
     private final PrintStream out;
 
-    public QuickStartJob(Table table, Path warehouse, PrintStream out) {
+    /**
+     * @param warehouse the catalog's warehouse, which holds the table as {@code default.db/orders}
+     * @param storage the storage options of the warehouse
+     */
+    public QuickStartJob(Table table, String warehouse, StorageOptions storage, PrintStream out) {
         this.table = table;
         this.warehouse = warehouse;
+        this.storage = storage;
         this.out = out;
     }
 
@@ -60,7 +69,12 @@ public final class QuickStartJob {
     private void ingest(long changes, int keys, int parallelism, long checkpointIntervalMs)
             throws Exception {
         RowType rowType = FlinkTypes.toFlink(table.schema());
-        WeirSink sink = WeirSink.builder().location(table.location()).rowType(rowType).build();
+        WeirSink sink =
+                WeirSink.builder()
+                        .location(table.location())
+                        .fileIO(FileIOLoader.of(table.location(), storage))
+                        .rowType(rowType)
+                        .build();
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(parallelism);
         env.enableCheckpointing(checkpointIntervalMs);
@@ -104,7 +118,9 @@ public final class QuickStartJob {
         sql.executeSql(
                 "CREATE CATALOG quickstart WITH ('type' = 'weir', 'warehouse' = '"
                         + warehouse
-                        + "')");
+                        + "'"
+                        + catalogOptions(storage.toMap())
+                        + ")");
         sql.executeSql("USE CATALOG quickstart");
         out.println();
         out.println("Flink SQL> SELECT status, COUNT(*) AS orders FROM orders GROUP BY status;");
@@ -146,11 +162,31 @@ public final class QuickStartJob {
                         + " deleted orders are gone.%n",
                 rows);
         out.printf(
-                "Try: ./weir sql -e \"CREATE CATALOG q WITH ('type'='weir', 'warehouse'='%s');"
+                "Try: ./weir sql -e \"CREATE CATALOG q WITH ('type'='weir', 'warehouse'='%s'%s);"
                         + " SET 'execution.runtime-mode'='batch';"
                         + " SELECT * FROM q.\\`default\\`.\\`orders\\$commits\\`;\"%n",
-                warehouse);
+                warehouse, catalogOptions(shown(storage)));
         return 0;
+    }
+
+    /** The storage options as the rest of a CREATE CATALOG's WITH clause. */
+    private static String catalogOptions(Map<String, String> options) {
+        StringBuilder sql = new StringBuilder();
+        options.forEach(
+                (k, v) ->
+                        sql.append(", '")
+                                .append(k.replace("'", "''"))
+                                .append("' = '")
+                                .append(v.replace("'", "''"))
+                                .append("'"));
+        return sql.toString();
+    }
+
+    /** The options without secrets, which a printed command must not show. */
+    private static Map<String, String> shown(StorageOptions storage) {
+        Map<String, String> shown = new TreeMap<>();
+        storage.toMap().forEach((k, v) -> shown.put(k, StorageOptions.isSecret(k) ? "..." : v));
+        return shown;
     }
 
     public static void deleteRecursively(Path path) throws IOException {

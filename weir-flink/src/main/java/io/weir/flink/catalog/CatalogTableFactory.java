@@ -2,6 +2,7 @@ package io.weir.flink.catalog;
 
 import io.weir.flink.catalog.system.SystemCatalogTable;
 import io.weir.flink.table.WeirDynamicTableFactory;
+import io.weir.options.StorageOptions;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.table.api.ValidationException;
@@ -19,13 +20,18 @@ import java.util.Set;
  */
 final class CatalogTableFactory implements DynamicTableSourceFactory, DynamicTableSinkFactory {
     private final WeirDynamicTableFactory tables = new WeirDynamicTableFactory();
+    private final StorageOptions storage;
+
+    CatalogTableFactory(StorageOptions storage) {
+        this.storage = storage;
+    }
 
     @Override
     public DynamicTableSource createDynamicTableSource(Context context) {
         if (context.getCatalogTable().getOrigin() instanceof SystemCatalogTable system) {
             return system.newSource();
         }
-        return tables.createDynamicTableSource(context);
+        return tables.createDynamicTableSource(context, storage);
     }
 
     @Override
@@ -36,7 +42,7 @@ final class CatalogTableFactory implements DynamicTableSourceFactory, DynamicTab
                             + context.getObjectIdentifier().asSummaryString()
                             + ": system tables are read-only");
         }
-        return tables.createDynamicTableSink(context);
+        return tables.createDynamicTableSink(context, storage);
     }
 
     @Override

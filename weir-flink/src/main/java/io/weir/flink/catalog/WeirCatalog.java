@@ -7,8 +7,9 @@ import io.weir.Tables;
 import io.weir.exceptions.TableAlreadyExistsException;
 import io.weir.flink.catalog.system.SystemCatalogTable;
 import io.weir.flink.catalog.system.SystemTable;
+import io.weir.flink.procedure.TableLocator;
 import io.weir.flink.procedure.WeirProcedures;
-import io.weir.io.LocalFileIO;
+import io.weir.options.StorageOptions;
 
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.CatalogBaseTable;
@@ -29,7 +30,6 @@ import org.apache.flink.table.catalog.exceptions.TableNotPartitionedException;
 import org.apache.flink.table.factories.Factory;
 import org.apache.flink.table.procedures.Procedure;
 
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,14 +46,28 @@ import java.util.TreeSet;
 public class WeirCatalog extends CatalogDefaults {
     private final Warehouse warehouse;
 
+    /** A catalog of a warehouse on local disk, or on a file system reached with default options. */
     public WeirCatalog(String name, String defaultDatabase, String warehouse) {
+        this(name, defaultDatabase, warehouse, StorageOptions.none());
+    }
+
+    /**
+     * A catalog of a warehouse on the file system of its location's scheme.
+     *
+     * @param storage the storage options ({@code s3.*}, {@code hadoop.*}) of the warehouse and
+     *     every table in it; never stored with a table, never shown by it
+     */
+    public WeirCatalog(
+            String name, String defaultDatabase, String warehouse, StorageOptions storage) {
         super(name, defaultDatabase);
-        this.warehouse = new Warehouse(warehouse);
+        this.warehouse = new Warehouse(warehouse, storage);
     }
 
     @Override
     public void open() {
-        warehouse.createDirectory(warehouse.database(getDefaultDatabase()));
+        if (!warehouse.isDatabase(getDefaultDatabase())) {
+            warehouse.createDatabase(getDefaultDatabase());
+        }
     }
 
     @Override
@@ -62,7 +76,7 @@ public class WeirCatalog extends CatalogDefaults {
     /** Tables of this catalog need no {@code connector} option. */
     @Override
     public Optional<Factory> getFactory() {
-        return Optional.of(new CatalogTableFactory());
+        return Optional.of(new CatalogTableFactory(warehouse.storage()));
     }
 
     // ---- databases: directories
@@ -96,7 +110,7 @@ public class WeirCatalog extends CatalogDefaults {
             }
             throw new DatabaseAlreadyExistException(getName(), name);
         }
-        warehouse.createDirectory(warehouse.database(name));
+        warehouse.createDatabase(name);
     }
 
     @Override
@@ -144,7 +158,7 @@ public class WeirCatalog extends CatalogDefaults {
     public CatalogBaseTable getTable(ObjectPath path) throws TableNotExistException {
         SystemTableName system = SystemTableName.of(path);
         if (system != null) {
-            Path location = existingTable(system.table());
+            String location = existingTable(system.table());
             SystemTable kind =
                     SystemTable.of(system.suffix())
                             .orElseThrow(
@@ -156,7 +170,8 @@ public class WeirCatalog extends CatalogDefaults {
                                                             + system.suffix()
                                                             + "'; its system tables are "
                                                             + SystemTable.suffixes()));
-            return new SystemCatalogTable(kind, path.getFullName(), location.toString());
+            return new SystemCatalogTable(
+                    kind, path.getFullName(), location, warehouse.io(location));
         }
         return CatalogTables.toFlink(load(path));
     }
@@ -182,10 +197,14 @@ public class WeirCatalog extends CatalogDefaults {
                             + SystemTable.SEPARATOR
                             + "' is reserved for system tables such as t$commits");
         }
-        String location = warehouse.table(path).toString();
+        String location = warehouse.table(path);
         CatalogTables.Definition definition = CatalogTables.toWeir(path, location, table);
         try {
-            Tables.create(new LocalFileIO(), location, definition.schema(), definition.options());
+            Tables.create(
+                    warehouse.io(location).get(),
+                    location,
+                    definition.schema(),
+                    definition.options());
         } catch (TableAlreadyExistsException e) {
             if (!ignoreIfExists) {
                 throw new TableAlreadyExistException(getName(), path, e);
@@ -233,7 +252,7 @@ public class WeirCatalog extends CatalogDefaults {
                             + SystemTable.SEPARATOR
                             + "' is reserved for system tables");
         }
-        if (java.nio.file.Files.exists(warehouse.table(target))) {
+        if (isTable(target)) {
             throw new TableAlreadyExistException(getName(), target);
         }
         warehouse.move(warehouse.table(path), warehouse.table(target));
@@ -314,7 +333,7 @@ public class WeirCatalog extends CatalogDefaults {
     }
 
     /** The location of a procedure's table argument: {@code 'db.t'}, or {@code 't'}. */
-    private String locate(String table) {
+    private TableLocator.Located locate(String table) {
         if (table == null || table.isBlank()) {
             throw new ValidationException("A Weir procedure needs a table: 'db.t' or 't'");
         }
@@ -327,7 +346,8 @@ public class WeirCatalog extends CatalogDefaults {
             throw new ValidationException(
                     "Table " + path.getFullName() + " does not exist in catalog " + getName());
         }
-        return warehouse.table(path).toString();
+        String location = warehouse.table(path);
+        return new TableLocator.Located(location, warehouse.io(location));
     }
 
     // ---- helpers
@@ -336,7 +356,7 @@ public class WeirCatalog extends CatalogDefaults {
         return warehouse.isTable(warehouse.table(path));
     }
 
-    private Path existingTable(ObjectPath path) throws TableNotExistException {
+    private String existingTable(ObjectPath path) throws TableNotExistException {
         if (!isTable(path)) {
             throw new TableNotExistException(getName(), path);
         }
@@ -344,7 +364,8 @@ public class WeirCatalog extends CatalogDefaults {
     }
 
     private Table load(ObjectPath path) throws TableNotExistException {
-        return Tables.load(new LocalFileIO(), existingTable(path).toString());
+        String location = existingTable(path);
+        return Tables.load(warehouse.io(location).get(), location);
     }
 
     /** A table name {@code t$commits} split into the table and the system table's suffix. */

@@ -1,6 +1,7 @@
 package io.weir.flink.catalog;
 
 import io.weir.flink.table.WeirConnectorOptions;
+import io.weir.options.StorageOptions;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ReadableConfig;
@@ -8,6 +9,7 @@ import org.apache.flink.table.catalog.Catalog;
 import org.apache.flink.table.factories.CatalogFactory;
 import org.apache.flink.table.factories.FactoryUtil;
 
+import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
@@ -29,19 +31,30 @@ public class WeirCatalogFactory implements CatalogFactory {
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of(WeirCatalogOptions.DEFAULT_DATABASE);
+        Set<ConfigOption<?>> options = new LinkedHashSet<>();
+        options.add(WeirCatalogOptions.DEFAULT_DATABASE);
+        options.addAll(WeirConnectorOptions.STORAGE_OPTIONS.values());
+        return options;
     }
 
     @Override
     public Catalog createCatalog(Context context) {
         FactoryUtil.CatalogFactoryHelper helper =
                 FactoryUtil.createCatalogFactoryHelper(this, context);
-        helper.validate();
+        helper.validateExcept(StorageOptions.HADOOP_PREFIX);
         ReadableConfig options = helper.getOptions();
+        StorageOptions storage =
+                WeirConnectorOptions.storageOptions(
+                        context.getConfiguration(), StorageOptions.none(), context.getOptions());
         String warehouse =
-                WeirConnectorOptions.localLocation(
-                        WeirCatalogOptions.WAREHOUSE, options.get(WeirCatalogOptions.WAREHOUSE));
+                WeirConnectorOptions.location(
+                        WeirCatalogOptions.WAREHOUSE,
+                        options.get(WeirCatalogOptions.WAREHOUSE),
+                        storage);
         return new WeirCatalog(
-                context.getName(), options.get(WeirCatalogOptions.DEFAULT_DATABASE), warehouse);
+                context.getName(),
+                options.get(WeirCatalogOptions.DEFAULT_DATABASE),
+                warehouse,
+                storage);
     }
 }

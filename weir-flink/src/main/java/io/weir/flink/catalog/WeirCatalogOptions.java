@@ -13,7 +13,8 @@ public final class WeirCatalogOptions {
                     .stringType()
                     .noDefaultValue()
                     .withDescription(
-                            "Root directory of the catalog: a local path or a file: URI. Database"
+                            "Root directory of the catalog: a local path, a file: URI,"
+                                    + " s3://bucket/path or hdfs://namenode/path. Database"
                                     + " 'db' is the directory '<warehouse>/db.db' and its table 't'"
                                     + " lives at '<warehouse>/db.db/t'.");
 

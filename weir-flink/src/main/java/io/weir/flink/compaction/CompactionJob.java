@@ -6,8 +6,8 @@ import io.weir.Snapshot;
 import io.weir.Table;
 import io.weir.Tables;
 import io.weir.exceptions.ValidationException;
+import io.weir.flink.FileIOLoader;
 import io.weir.io.FileIO;
-import io.weir.io.LocalFileIO;
 
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
@@ -62,7 +62,7 @@ public final class CompactionJob {
         }
 
         public static Options of(String location) {
-            return new Options(location, LocalFileIO::new, null, false, -1, -1);
+            return new Options(location, FileIOLoader.of(location), null, false, -1, -1);
         }
 
         /**
@@ -92,8 +92,10 @@ public final class CompactionJob {
             }
             ValidationException.check(
                     !(full && minLogFiles > 0), "Give either --full or --min-log-files, not both");
+            ValidationException.check(
+                    location != null && !location.isBlank(), "Compaction needs --table PATH");
             return new Options(
-                    location, LocalFileIO::new, partition, full, minLogFiles, parallelism);
+                    location, FileIOLoader.of(location), partition, full, minLogFiles, parallelism);
         }
 
         private static String value(String[] args, int i) {

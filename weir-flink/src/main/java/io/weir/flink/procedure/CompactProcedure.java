@@ -5,7 +5,6 @@ import io.weir.Table;
 import io.weir.Tables;
 import io.weir.flink.compaction.CompactionBudget;
 import io.weir.flink.compaction.CompactionJob;
-import io.weir.io.LocalFileIO;
 
 import org.apache.flink.table.annotation.ArgumentHint;
 import org.apache.flink.table.annotation.DataTypeHint;
@@ -72,11 +71,12 @@ public final class CompactProcedure implements Procedure {
         }
         checkPositive("min_log_files", minLogFiles);
         checkPositive("parallelism", parallelism);
-        String location = tables.locate(table);
+        TableLocator.Located located = tables.locate(table);
+        String location = located.location();
         CompactionJob.Options options =
                 new CompactionJob.Options(
                         location,
-                        LocalFileIO::new,
+                        located.io(),
                         partition,
                         fullCompaction,
                         minLogFiles == null ? -1 : minLogFiles,

@@ -3,8 +3,6 @@ package io.weir.flink.procedure;
 import io.weir.ExpirePartitions;
 import io.weir.ExpirePartitionsResult;
 import io.weir.Table;
-import io.weir.Tables;
-import io.weir.io.LocalFileIO;
 
 import org.apache.flink.table.annotation.ArgumentHint;
 import org.apache.flink.table.annotation.DataTypeHint;
@@ -43,7 +41,7 @@ public final class ExpirePartitionsProcedure implements Procedure {
             output = @DataTypeHint("ROW<`partition` STRING, commit_id BIGINT>"))
     public Row[] call(ProcedureContext context, String table, String olderThan, Boolean dryRun) {
         Duration age = WeirProcedures.duration(NAME, "older_than", olderThan);
-        Table loaded = Tables.load(new LocalFileIO(), tables.locate(table));
+        Table loaded = tables.locate(table).load();
         ExpirePartitions expiry = loaded.expirePartitions();
         if (age != null) {
             expiry.olderThan(System.currentTimeMillis() - age.toMillis());

@@ -2,8 +2,6 @@ package io.weir.flink.procedure;
 
 import io.weir.ExpireSnapshots;
 import io.weir.ExpireSnapshotsResult;
-import io.weir.Tables;
-import io.weir.io.LocalFileIO;
 
 import org.apache.flink.table.annotation.ArgumentHint;
 import org.apache.flink.table.annotation.DataTypeHint;
@@ -52,8 +50,7 @@ public final class ExpireSnapshotsProcedure implements Procedure {
             String olderThan,
             Boolean dryRun) {
         Duration age = WeirProcedures.duration(NAME, "older_than", olderThan);
-        ExpireSnapshots expiry =
-                Tables.load(new LocalFileIO(), tables.locate(table)).expireSnapshots();
+        ExpireSnapshots expiry = tables.locate(table).load().expireSnapshots();
         if (retainLast != null) {
             if (retainLast < 1) {
                 throw new ValidationException(

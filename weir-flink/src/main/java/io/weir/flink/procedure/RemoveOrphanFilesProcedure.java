@@ -1,8 +1,6 @@
 package io.weir.flink.procedure;
 
 import io.weir.RemoveOrphanFiles;
-import io.weir.Tables;
-import io.weir.io.LocalFileIO;
 
 import org.apache.flink.table.annotation.ArgumentHint;
 import org.apache.flink.table.annotation.DataTypeHint;
@@ -40,8 +38,7 @@ public final class RemoveOrphanFilesProcedure implements Procedure {
             output = @DataTypeHint("ROW<orphan_file STRING>"))
     public Row[] call(ProcedureContext context, String table, String olderThan, Boolean dryRun) {
         Duration age = WeirProcedures.duration(NAME, "older_than", olderThan);
-        RemoveOrphanFiles orphans =
-                Tables.load(new LocalFileIO(), tables.locate(table)).removeOrphanFiles();
+        RemoveOrphanFiles orphans = tables.locate(table).load().removeOrphanFiles();
         if (age != null) {
             orphans.olderThan(System.currentTimeMillis() - age.toMillis());
         }

@@ -5,12 +5,12 @@ import io.weir.Table;
 import io.weir.Tables;
 import io.weir.TimePartitioning;
 import io.weir.exceptions.ValidationException;
+import io.weir.flink.FileIOLoader;
 import io.weir.flink.FlinkTypes;
 import io.weir.flink.sink.internal.CommitPlan;
 import io.weir.flink.sink.internal.PartitionHash;
 import io.weir.flink.sink.internal.StaticPartitions;
 import io.weir.io.FileIO;
-import io.weir.io.LocalFileIO;
 import io.weir.types.DataType;
 
 import org.apache.flink.table.types.logical.RowType;
@@ -34,7 +34,7 @@ import java.util.Objects;
 public final class WeirSinkBuilder {
     public static final String DEFAULT_COMMIT_USER = "weir";
 
-    private SerializableSupplier<FileIO> io = LocalFileIO::new;
+    private SerializableSupplier<FileIO> io;
     private String location;
     private RowType rowType;
     private boolean overwrite;
@@ -53,7 +53,10 @@ public final class WeirSinkBuilder {
         return this;
     }
 
-    /** How tasks reach the table's files (default: the local file system). */
+    /**
+     * How tasks reach the table's files (default: the file system of the location's scheme with the
+     * default storage options, {@link FileIOLoader#of(String)}).
+     */
     public WeirSinkBuilder fileIO(SerializableSupplier<FileIO> io) {
         this.io = Objects.requireNonNull(io, "io");
         return this;
@@ -141,6 +144,7 @@ public final class WeirSinkBuilder {
      */
     public WeirSink build() {
         ValidationException.check(location != null, "A Weir sink needs the table's location");
+        SerializableSupplier<FileIO> io = this.io != null ? this.io : FileIOLoader.of(location);
         Table table = Tables.load(io.get(), location);
         Schema schema = table.schema();
         RowType type = rowType != null ? rowType : FlinkTypes.toFlink(schema);

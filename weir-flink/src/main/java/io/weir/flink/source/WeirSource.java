@@ -7,13 +7,13 @@ import io.weir.Tables;
 import io.weir.exceptions.ValidationException;
 import io.weir.expressions.Expression;
 import io.weir.expressions.Expressions;
+import io.weir.flink.FileIOLoader;
 import io.weir.flink.FlinkRows;
 import io.weir.flink.FlinkTypes;
 import io.weir.flink.source.internal.ReadSpec;
 import io.weir.flink.source.internal.WeirSourceReader;
 import io.weir.flink.source.internal.WeirSplitEnumerator;
 import io.weir.io.FileIO;
-import io.weir.io.LocalFileIO;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
@@ -139,7 +139,7 @@ public final class WeirSource
      */
     public static final class Builder {
         private String location;
-        private SerializableSupplier<FileIO> io = LocalFileIO::new;
+        private SerializableSupplier<FileIO> io;
         private List<String> columns;
         private Expression filter = Expressions.alwaysTrue();
         private long limit = -1;
@@ -163,7 +163,10 @@ public final class WeirSource
             return this;
         }
 
-        /** Creates the table's file system on each task (default: the local file system). */
+        /**
+         * Creates the table's file system on each task (default: the file system of the location's
+         * scheme with the default storage options, {@link FileIOLoader#of(String)}).
+         */
         public Builder fileIO(SerializableSupplier<FileIO> io) {
             this.io = Objects.requireNonNull(io, "io");
             return this;
@@ -319,6 +322,7 @@ public final class WeirSource
                     location != null && !location.isBlank(),
                     "Cannot read a Weir table: no location");
             validateStart();
+            SerializableSupplier<FileIO> io = this.io != null ? this.io : FileIOLoader.of(location);
             Table table = Tables.load(io.get(), location);
             TableScan scan = table.newScan().filter(filter);
             if (columns != null) {

@@ -1,9 +1,12 @@
 package io.weir.flink.table;
 
+import io.weir.io.FileIOs;
+import io.weir.options.StorageOptions;
 import io.weir.options.TableOptions;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.factories.FactoryUtil;
 
@@ -26,7 +29,8 @@ public final class WeirConnectorOptions {
                     .stringType()
                     .noDefaultValue()
                     .withDescription(
-                            "Location of the table: a local path or a file: URI. If no table exists"
+                            "Location of the table: a local path, a file: URI, s3://bucket/path"
+                                    + " (s3a: too) or hdfs://namenode/path. If no table exists"
                                     + " there, the first use of the SQL table creates one from its"
                                     + " DDL; if one exists, the DDL must match it.");
 
@@ -34,7 +38,16 @@ public final class WeirConnectorOptions {
     public static final ConfigOption<Integer> SINK_PARALLELISM = FactoryUtil.SINK_PARALLELISM;
 
     /** Every table option, by key, as a Flink option derived from the core option. */
-    public static final Map<String, ConfigOption<?>> TABLE_OPTIONS = deriveTableOptions();
+    public static final Map<String, ConfigOption<?>> TABLE_OPTIONS = derive(TableOptions.ALL);
+
+    /**
+     * Every storage option ({@code s3.*}), by key, as a Flink option derived from the core option.
+     * They are accepted wherever a location is (table DDL, catalog) and never stored with a table.
+     */
+    public static final Map<String, ConfigOption<?>> STORAGE_OPTIONS = derive(StorageOptions.ALL);
+
+    /** Flink's own S3 file systems spell this option so; read from Flink's configuration too. */
+    private static final String FLINK_PATH_STYLE_ACCESS = "s3.path.style.access";
 
     /**
      * The Flink option of a core option. Integers, longs, booleans and strings keep their type,
@@ -81,24 +94,53 @@ public final class WeirConnectorOptions {
     }
 
     /**
-     * Checks that a location option names the local file system (a plain path or a {@code file:}
-     * URI, what {@link io.weir.io.LocalFileIO} reads) and returns it.
+     * The storage options that reach a table: those of Flink's configuration (only the keys Weir
+     * declares, since Flink's own file systems share the {@code s3.} prefix), overridden by the
+     * catalog's, overridden by the table's DDL options.
      *
-     * @throws ValidationException naming the option, for any other scheme
+     * @throws ValidationException naming the option, for an invalid value
      */
-    public static String localLocation(ConfigOption<String> option, String location) {
-        int colon = location.indexOf(':');
-        // A scheme has at least two characters, so "C:\..." is a path.
-        boolean hasScheme =
-                colon > 1 && location.substring(0, colon).matches("[A-Za-z][A-Za-z0-9+.-]*");
-        if (hasScheme && !location.startsWith("file:")) {
+    public static StorageOptions storageOptions(
+            ReadableConfig flink, StorageOptions catalog, Map<String, String> table) {
+        Map<String, String> fromFlink = new TreeMap<>();
+        Map<String, String> configured = flink.toMap();
+        String pathStyle = configured.get(FLINK_PATH_STYLE_ACCESS);
+        if (pathStyle != null) {
+            fromFlink.put(StorageOptions.S3_PATH_STYLE_ACCESS.key(), pathStyle);
+        }
+        configured.forEach(
+                (k, v) -> {
+                    if (StorageOptions.ALL.containsKey(k)) {
+                        fromFlink.put(k, v);
+                    }
+                });
+        try {
+            return StorageOptions.of(fromFlink).with(catalog.toMap()).with(table);
+        } catch (IllegalArgumentException e) {
+            throw new ValidationException(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Checks that a location option names a file system on the classpath (a plain path or a {@code
+     * file:} URI, {@code s3:}/{@code s3a:}, {@code hdfs:}) that {@code storage} fits, and returns
+     * it.
+     *
+     * @throws ValidationException naming the option, for any other scheme or unfit options
+     */
+    public static String location(
+            ConfigOption<String> option, String location, StorageOptions storage) {
+        try {
+            FileIOs.forLocation(location, storage);
+        } catch (io.weir.exceptions.ValidationException e) {
             throw new ValidationException(
                     "Invalid value '"
                             + location
                             + "' for option '"
                             + option.key()
-                            + "': expected a local path or a file: URI (no other file system is"
-                            + " supported yet)");
+                            + "': "
+                            + e.getMessage(),
+                    e);
         }
         return location;
     }
@@ -113,9 +155,10 @@ public final class WeirConnectorOptions {
         return core.defaultValue() == null ? null : core.format(core.defaultValue());
     }
 
-    private static Map<String, ConfigOption<?>> deriveTableOptions() {
+    private static Map<String, ConfigOption<?>> derive(
+            Map<String, io.weir.options.ConfigOption<?>> core) {
         Map<String, ConfigOption<?>> options = new LinkedHashMap<>();
-        TableOptions.ALL.forEach((key, core) -> options.put(key, toFlink(core)));
+        core.forEach((key, option) -> options.put(key, toFlink(option)));
         return Collections.unmodifiableMap(options);
     }
 }

@@ -5,9 +5,11 @@ import io.weir.Table;
 import io.weir.Tables;
 import io.weir.exceptions.NoSuchTableException;
 import io.weir.exceptions.TableAlreadyExistsException;
+import io.weir.flink.FileIOLoader;
 import io.weir.flink.FlinkSchemas;
 import io.weir.flink.sink.WriteMode;
-import io.weir.io.LocalFileIO;
+import io.weir.io.FileIO;
+import io.weir.options.StorageOptions;
 import io.weir.options.TableOptions;
 
 import org.apache.flink.api.common.RuntimeExecutionMode;
@@ -33,6 +35,10 @@ import java.util.Set;
  * are checked by the core option parsers) and opens the table at {@code path}: if there is none, it
  * creates one from the DDL (columns, {@code PRIMARY KEY ... NOT ENFORCED}, {@code PARTITIONED BY},
  * table options), committing nothing; if there is one, the DDL must match it.
+ *
+ * <p>Storage options ({@code s3.*}, {@code hadoop.*}) say how to reach the location; they come from
+ * Flink's configuration, the catalog and the DDL, in that order of precedence (the DDL's win), and
+ * are never stored with the table.
  */
 public class WeirDynamicTableFactory implements DynamicTableSourceFactory, DynamicTableSinkFactory {
     public static final String IDENTIFIER = "weir";
@@ -51,6 +57,7 @@ public class WeirDynamicTableFactory implements DynamicTableSourceFactory, Dynam
     public Set<ConfigOption<?>> optionalOptions() {
         Set<ConfigOption<?>> options =
                 new LinkedHashSet<>(WeirConnectorOptions.TABLE_OPTIONS.values());
+        options.addAll(WeirConnectorOptions.STORAGE_OPTIONS.values());
         options.add(WeirConnectorOptions.SINK_PARALLELISM);
         options.addAll(WeirWriteOptions.options());
         options.addAll(readOptions());
@@ -67,19 +74,34 @@ public class WeirDynamicTableFactory implements DynamicTableSourceFactory, Dynam
 
     @Override
     public DynamicTableSink createDynamicTableSink(Context context) {
-        return createSink(context, openTable(context));
+        return createDynamicTableSink(context, StorageOptions.none());
     }
 
     @Override
     public DynamicTableSource createDynamicTableSource(Context context) {
-        return createSource(context, openTable(context));
+        return createDynamicTableSource(context, StorageOptions.none());
     }
+
+    /** The sink of a table of a catalog whose storage options are {@code catalog}. */
+    public DynamicTableSink createDynamicTableSink(Context context, StorageOptions catalog) {
+        OpenedTable opened = openTable(context, catalog);
+        return createSink(context, opened.table(), opened.io());
+    }
+
+    /** The source of a table of a catalog whose storage options are {@code catalog}. */
+    public DynamicTableSource createDynamicTableSource(Context context, StorageOptions catalog) {
+        OpenedTable opened = openTable(context, catalog);
+        return createSource(context, opened.table(), opened.io());
+    }
+
+    /** A table and how its tasks reach its files. */
+    record OpenedTable(Table table, FileIOLoader io) {}
 
     /**
      * The table's own options apply (a DDL must match them); {@code sink.parallelism} and {@code
      * write.mode} are per query. The write mode defaults to bulk insert in batch execution mode.
      */
-    private static DynamicTableSink createSink(Context context, Table table) {
+    private static DynamicTableSink createSink(Context context, Table table, FileIOLoader io) {
         RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
         Map<String, String> options = context.getCatalogTable().getOptions();
         Integer parallelism =
@@ -92,16 +114,16 @@ public class WeirDynamicTableFactory implements DynamicTableSourceFactory, Dynam
                         context.getConfiguration().get(ExecutionOptions.RUNTIME_MODE),
                         context.getObjectIdentifier().asSummaryString());
         return new WeirTableSink(
-                table.location(), rowType, table.schema(), table.options(), parallelism, mode);
+                table.location(), io, rowType, table.schema(), table.options(), parallelism, mode);
     }
 
     /** Reads are bounded in batch mode and follow new commits in streaming mode. */
-    private static DynamicTableSource createSource(Context context, Table table) {
+    private static DynamicTableSource createSource(Context context, Table table, FileIOLoader io) {
         boolean streaming =
                 context.getConfiguration().get(ExecutionOptions.RUNTIME_MODE)
                         == RuntimeExecutionMode.STREAMING;
         return new WeirTableSource(
-                table.location(), table, context.getCatalogTable().getOptions(), streaming);
+                table.location(), table, context.getCatalogTable().getOptions(), streaming, io);
     }
 
     /**
@@ -110,31 +132,36 @@ public class WeirDynamicTableFactory implements DynamicTableSourceFactory, Dynam
      *
      * @throws ValidationException for invalid options or a DDL that does not match the table
      */
-    static Table openTable(Context context) {
+    static OpenedTable openTable(Context context, StorageOptions catalog) {
         ResolvedCatalogTable ddl = context.getCatalogTable();
         // The core parsers first, so that a bad value is reported in the core's words.
         TableOptions options = WeirConnectorOptions.parseTableOptions(ddl.getOptions());
+        StorageOptions storage =
+                WeirConnectorOptions.storageOptions(
+                        context.getConfiguration(), catalog, ddl.getOptions());
         FactoryUtil.TableFactoryHelper helper =
                 FactoryUtil.createTableFactoryHelper(new WeirDynamicTableFactory(), context);
-        helper.validate();
+        helper.validateExcept(StorageOptions.HADOOP_PREFIX);
         String location =
-                WeirConnectorOptions.localLocation(
+                WeirConnectorOptions.location(
                         WeirConnectorOptions.PATH,
-                        helper.getOptions().get(WeirConnectorOptions.PATH));
+                        helper.getOptions().get(WeirConnectorOptions.PATH),
+                        storage);
+        FileIOLoader io = FileIOLoader.of(location, storage);
         String name = context.getObjectIdentifier().asSummaryString();
         Schema schema = FlinkSchemas.toWeir(ddl.getResolvedSchema(), ddl.getPartitionKeys());
-        Table table = loadIfExists(location);
+        Table table = loadIfExists(io.get(), location);
         if (table == null) {
             // If another job created it meanwhile, this loads that table, to be checked.
-            table = createOrLoad(name, location, schema, options.toMap());
+            table = createOrLoad(name, io.get(), location, schema, options.toMap());
         }
         StoredTableCheck.check(name, table, schema, options);
-        return table;
+        return new OpenedTable(table, io);
     }
 
-    private static Table loadIfExists(String location) {
+    private static Table loadIfExists(FileIO io, String location) {
         try {
-            return Tables.load(new LocalFileIO(), location);
+            return Tables.load(io, location);
         } catch (NoSuchTableException e) {
             return null;
         }
@@ -142,11 +169,11 @@ public class WeirDynamicTableFactory implements DynamicTableSourceFactory, Dynam
 
     /** Creates the table, or, if another job created it meanwhile, loads that one. */
     private static Table createOrLoad(
-            String name, String location, Schema schema, Map<String, String> options) {
+            String name, FileIO io, String location, Schema schema, Map<String, String> options) {
         try {
-            return Tables.create(new LocalFileIO(), location, schema, options);
+            return Tables.create(io, location, schema, options);
         } catch (TableAlreadyExistsException e) {
-            return Tables.load(new LocalFileIO(), location);
+            return Tables.load(io, location);
         } catch (io.weir.exceptions.ValidationException e) {
             throw new ValidationException("Cannot create table " + name + ": " + e.getMessage(), e);
         }

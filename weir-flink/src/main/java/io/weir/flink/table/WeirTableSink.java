@@ -1,6 +1,7 @@
 package io.weir.flink.table;
 
 import io.weir.Schema;
+import io.weir.flink.FileIOLoader;
 import io.weir.flink.sink.WeirSink;
 import io.weir.flink.sink.WriteMode;
 import io.weir.options.TableOptions;
@@ -36,6 +37,7 @@ import java.util.Objects;
 public final class WeirTableSink
         implements DynamicTableSink, SupportsOverwrite, SupportsPartitioning {
     private final String location;
+    private final FileIOLoader io;
     private final RowType rowType;
     private final Schema schema;
     private final TableOptions options;
@@ -48,6 +50,7 @@ public final class WeirTableSink
      * The sink of one INSERT into a Weir table, as the table factory creates it.
      *
      * @param location the table's location
+     * @param io how the tasks reach the table's files
      * @param rowType the physical row type of the catalog table (what the planner writes): the Weir
      *     table's columns, in its order; nullability and names may differ
      * @param schema the Weir table's schema (its primary key decides the changelog mode)
@@ -59,12 +62,14 @@ public final class WeirTableSink
      */
     public WeirTableSink(
             String location,
+            FileIOLoader io,
             RowType rowType,
             Schema schema,
             TableOptions options,
             @Nullable Integer parallelism,
             WriteMode writeMode) {
         this.location = Objects.requireNonNull(location, "location");
+        this.io = Objects.requireNonNull(io, "io");
         this.rowType = Objects.requireNonNull(rowType, "rowType");
         this.schema = Objects.requireNonNull(schema, "schema");
         this.options = Objects.requireNonNull(options, "options");
@@ -82,6 +87,7 @@ public final class WeirTableSink
         WeirSink sink =
                 WeirSink.builder()
                         .location(location)
+                        .fileIO(io)
                         .rowType(rowType)
                         .overwrite(overwrite)
                         .staticPartition(staticPartition)
@@ -110,7 +116,7 @@ public final class WeirTableSink
     @Override
     public DynamicTableSink copy() {
         WeirTableSink copy =
-                new WeirTableSink(location, rowType, schema, options, parallelism, writeMode);
+                new WeirTableSink(location, io, rowType, schema, options, parallelism, writeMode);
         copy.overwrite = overwrite;
         copy.staticPartition = new LinkedHashMap<>(staticPartition);
         return copy;

@@ -4,6 +4,7 @@ import io.weir.Table;
 import io.weir.exceptions.ValidationException;
 import io.weir.expressions.Expression;
 import io.weir.expressions.Expressions;
+import io.weir.flink.FileIOLoader;
 import io.weir.flink.source.StartMode;
 import io.weir.flink.source.WeirSource;
 import io.weir.io.FileIO;
@@ -102,7 +103,7 @@ public final class WeirTableSource
     private static SerializableSupplier<FileIO> ioOf(Table table) {
         FileIO io = table.io();
         if (io instanceof LocalFileIO) {
-            return LocalFileIO::new;
+            return FileIOLoader.of(table.location());
         } else if (io instanceof Serializable) {
             return () -> io;
         }

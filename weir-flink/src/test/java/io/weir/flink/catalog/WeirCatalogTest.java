@@ -6,6 +6,7 @@ import io.weir.Table;
 import io.weir.TableWrite;
 import io.weir.Tables;
 import io.weir.data.BinaryRowWriter;
+import io.weir.options.StorageOptions;
 import io.weir.options.TableOptions;
 
 import org.apache.flink.table.api.EnvironmentSettings;
@@ -24,6 +25,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -229,7 +231,8 @@ class WeirCatalogTest {
                         + " '/' or '\\'");
         assertCreateFails(
                 "CREATE TABLE c.nodb.t (id BIGINT)", "Database nodb does not exist in Catalog c.");
-        assertThat(warehouse.resolve("db.db")).isEmptyDirectory();
+        // Only the database's marker: no table was created.
+        assertThat(warehouse.resolve("db.db").toFile().list()).containsExactly(".database");
     }
 
     @Test
@@ -288,20 +291,25 @@ class WeirCatalogTest {
                                                         + "Supported options:\n\n"
                                                         + "default-database\n"
                                                         + "property-version\n"
-                                                        + "warehouse"));
+                                                        + String.join(
+                                                                "\n",
+                                                                new TreeSet<>(
+                                                                        StorageOptions.ALL
+                                                                                .keySet()))
+                                                        + "\nwarehouse"));
         assertThatThrownBy(
                         () ->
                                 sql(
                                         "CREATE CATALOG x WITH ('type' = 'weir', 'warehouse' ="
-                                                + " 's3://b/w')"))
+                                                + " 'gs://b/w')"))
                 .satisfies(
                         e ->
-                                assertThat(messages(e))
+                                assertThat(String.join("\n", messages(e)))
                                         .contains(
-                                                "Invalid value 's3://b/w' for option 'warehouse':"
-                                                        + " expected a local path or a file: URI"
-                                                        + " (no other file system is supported"
-                                                        + " yet)"));
+                                                "Invalid value 'gs://b/w' for option 'warehouse':"
+                                                        + " No file system for location 'gs://b/w':"
+                                                        + " its scheme 'gs' is not among those on"
+                                                        + " the classpath"));
 
         sql(
                 "CREATE CATALOG x WITH ('type' = 'weir', 'warehouse' = '"
@@ -309,7 +317,7 @@ class WeirCatalogTest {
                         + "', 'default-database' = 'main')");
         sql("USE CATALOG x");
         assertThat(query("SHOW DATABASES")).containsExactly(List.of("main"));
-        assertThat(warehouse.resolve("x/main.db")).isDirectory();
+        assertThat(warehouse.resolve("x/main.db/.database")).isRegularFile();
     }
 
     private void assertCreateFails(String ddl, String message) {

@@ -2,6 +2,7 @@ package io.weir.flink.table;
 
 import io.weir.Table;
 import io.weir.Tables;
+import io.weir.flink.FileIOLoader;
 
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
@@ -50,6 +51,7 @@ final class TestSinkCatalog extends GenericInMemoryCatalog {
             Table table = Tables.load(path);
             return new WeirTableSink(
                     path,
+                    FileIOLoader.of(path),
                     (RowType) context.getPhysicalRowDataType().getLogicalType(),
                     table.schema(),
                     table.options(),

@@ -1,5 +1,6 @@
 package io.weir.flink.table;
 
+import io.weir.options.StorageOptions;
 import io.weir.options.TableOptions;
 
 import org.apache.flink.configuration.ConfigOption;
@@ -77,20 +78,71 @@ class WeirConnectorOptionsTest {
     }
 
     @Test
-    void locationsMustBeLocal() {
-        assertThat(WeirConnectorOptions.localLocation(WeirConnectorOptions.PATH, "/tmp/t"))
+    void locationsMustBeOnAFileSystemOnTheClasspath() {
+        StorageOptions none = StorageOptions.none();
+        assertThat(WeirConnectorOptions.location(WeirConnectorOptions.PATH, "/tmp/t", none))
                 .isEqualTo("/tmp/t");
-        assertThat(WeirConnectorOptions.localLocation(WeirConnectorOptions.PATH, "file:///tmp/t"))
+        assertThat(WeirConnectorOptions.location(WeirConnectorOptions.PATH, "file:///tmp/t", none))
                 .isEqualTo("file:///tmp/t");
-        assertThat(WeirConnectorOptions.localLocation(WeirConnectorOptions.PATH, "C:\\t"))
+        assertThat(WeirConnectorOptions.location(WeirConnectorOptions.PATH, "C:\\t", none))
                 .isEqualTo("C:\\t");
         assertThatThrownBy(
                         () ->
-                                WeirConnectorOptions.localLocation(
-                                        WeirConnectorOptions.PATH, "s3://bucket/t"))
-                .hasMessage(
-                        "Invalid value 's3://bucket/t' for option 'path': expected a local path or"
-                                + " a file: URI (no other file system is supported yet)");
+                                WeirConnectorOptions.location(
+                                        WeirConnectorOptions.PATH, "gs://bucket/t", none))
+                .hasMessageStartingWith(
+                        "Invalid value 'gs://bucket/t' for option 'path': No file system for"
+                                + " location 'gs://bucket/t': its scheme 'gs' is not among those on"
+                                + " the classpath (");
+    }
+
+    @Test
+    void storageOptionsComeFromFlinkThenTheCatalogThenTheTable() {
+        Configuration flink = new Configuration();
+        flink.setString("s3.endpoint", "http://flink:1");
+        flink.setString("s3.region", "flink-region");
+        flink.setString("s3.path.style.access", "true"); // Flink's own spelling
+        flink.setString("s3.some-flink-plugin-option", "x"); // not Weir's: ignored
+        StorageOptions catalog =
+                StorageOptions.of(Map.of("s3.endpoint", "http://catalog:2", "bucket", "4"));
+        StorageOptions resolved =
+                WeirConnectorOptions.storageOptions(
+                        flink,
+                        catalog,
+                        Map.of(
+                                "s3.region",
+                                "table-region",
+                                "s3.access-key",
+                                "ak",
+                                "s3.secret-key",
+                                "sk",
+                                "bucket",
+                                "2"));
+        assertThat(resolved.toMap())
+                .containsExactlyInAnyOrderEntriesOf(
+                        Map.of(
+                                "s3.endpoint", "http://catalog:2",
+                                "s3.region", "table-region",
+                                "s3.path-style-access", "true",
+                                "s3.access-key", "ak",
+                                "s3.secret-key", "sk"));
+        assertThat(resolved.toString()).doesNotContain("sk}").contains("s3.secret-key=******");
+        assertThatThrownBy(
+                        () ->
+                                WeirConnectorOptions.storageOptions(
+                                        new Configuration(),
+                                        StorageOptions.none(),
+                                        Map.of("s3.endpoint-url", "x")))
+                .isInstanceOf(ValidationException.class)
+                .hasMessageStartingWith("Unknown storage option 's3.endpoint-url'. Valid options:");
+        assertThatThrownBy(
+                        () ->
+                                WeirConnectorOptions.storageOptions(
+                                        new Configuration(),
+                                        StorageOptions.none(),
+                                        Map.of("s3.access-key", "only-one")))
+                .isInstanceOf(ValidationException.class)
+                .hasMessageContaining("'s3.access-key' and 's3.secret-key' must be given together");
     }
 
     private static Object flinkDefault(String key) {

@@ -6,6 +6,7 @@ import io.weir.TableWrite;
 import io.weir.Tables;
 import io.weir.data.BinaryRowWriter;
 import io.weir.data.RowKind;
+import io.weir.options.StorageOptions;
 import io.weir.options.TableOptions;
 import io.weir.types.DataTypes;
 import io.weir.types.RowType;
@@ -162,6 +163,7 @@ class WeirDynamicTableFactoryTest {
                                 "scan.watermark.emit.strategy",
                                 "scan.watermark.idle-timeout"));
         supported.addAll(TableOptions.keys());
+        supported.addAll(StorageOptions.ALL.keySet());
         WeirDynamicTableFactory.readOptions().stream()
                 .map(ConfigOption::key)
                 .forEach(supported::add);
@@ -220,22 +222,22 @@ class WeirDynamicTableFactoryTest {
     }
 
     @Test
-    void aMissingOrNonLocalPathFails() {
+    void aMissingPathOrOneOfAnUnknownFileSystemFails() {
         env.executeSql("CREATE TABLE t (id BIGINT) WITH ('connector' = 'weir')");
         assertFails(
                 "One or more required options are missing.\n\nMissing required options are:\n\npath");
 
         env.executeSql(
-                "CREATE TABLE t2 (id BIGINT) WITH ('connector' = 'weir', 'path' = 'hdfs://nn/t')");
+                "CREATE TABLE t2 (id BIGINT) WITH ('connector' = 'weir', 'path' = 'gs://nn/t')");
         assertThatThrownBy(() -> read("t2"))
                 .satisfies(
                         e ->
-                                assertThat(messages(e))
+                                assertThat(String.join("\n", messages(e)))
                                         .contains(
-                                                "Invalid value 'hdfs://nn/t' for option 'path':"
-                                                        + " expected a local path or a file: URI"
-                                                        + " (no other file system is supported"
-                                                        + " yet)"));
+                                                "Invalid value 'gs://nn/t' for option 'path':"
+                                                        + " No file system for location"
+                                                        + " 'gs://nn/t': its scheme 'gs' is not"
+                                                        + " among those on the classpath"));
     }
 
     @Test

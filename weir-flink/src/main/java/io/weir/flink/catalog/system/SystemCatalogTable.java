@@ -1,5 +1,7 @@
 package io.weir.flink.catalog.system;
 
+import io.weir.flink.FileIOLoader;
+
 import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.catalog.CatalogTable;
 import org.apache.flink.table.types.utils.TypeConversions;
@@ -16,15 +18,18 @@ public final class SystemCatalogTable implements CatalogTable {
     private final SystemTable kind;
     private final String name;
     private final String location;
+    private final FileIOLoader io;
 
     /**
      * @param name the system table's SQL name, for messages
      * @param location the location of the table whose metadata it shows
+     * @param io how the reading task reaches that table's files
      */
-    public SystemCatalogTable(SystemTable kind, String name, String location) {
+    public SystemCatalogTable(SystemTable kind, String name, String location, FileIOLoader io) {
         this.kind = kind;
         this.name = name;
         this.location = location;
+        this.io = io;
     }
 
     public SystemTable kind() {
@@ -37,7 +42,7 @@ public final class SystemCatalogTable implements CatalogTable {
 
     /** The source that reads this system table's rows. */
     public SystemTableSource newSource() {
-        return new SystemTableSource(kind, name, location);
+        return new SystemTableSource(kind, name, location, io);
     }
 
     @Override

@@ -1,7 +1,7 @@
 package io.weir.flink.catalog.system;
 
 import io.weir.Tables;
-import io.weir.io.LocalFileIO;
+import io.weir.flink.FileIOLoader;
 
 import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceReader;
@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
  */
 final class SystemRowsReader implements SourceReader<RowData, SystemRowsSplit> {
     private final SourceReaderContext context;
+    private final FileIOLoader io;
     private final Deque<SystemRowsSplit> splits = new ArrayDeque<>();
     private SystemRowsSplit current;
     private Iterator<RowData> rows;
@@ -29,8 +30,9 @@ final class SystemRowsReader implements SourceReader<RowData, SystemRowsSplit> {
     private boolean noMoreSplits;
     private CompletableFuture<Void> available = new CompletableFuture<>();
 
-    SystemRowsReader(SourceReaderContext context) {
+    SystemRowsReader(SourceReaderContext context, FileIOLoader io) {
         this.context = context;
+        this.io = io;
     }
 
     @Override
@@ -65,7 +67,7 @@ final class SystemRowsReader implements SourceReader<RowData, SystemRowsSplit> {
     }
 
     private void open(SystemRowsSplit split) {
-        List<RowData> all = split.kind().rows(Tables.load(new LocalFileIO(), split.location()));
+        List<RowData> all = split.kind().rows(Tables.load(io.get(), split.location()));
         current = split;
         emitted = Math.min(split.emitted(), all.size());
         rows = all.subList((int) emitted, all.size()).iterator();

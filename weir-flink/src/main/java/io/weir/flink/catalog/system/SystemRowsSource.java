@@ -1,5 +1,7 @@
 package io.weir.flink.catalog.system;
 
+import io.weir.flink.FileIOLoader;
+
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.api.connector.source.SourceReader;
@@ -17,10 +19,12 @@ final class SystemRowsSource implements Source<RowData, SystemRowsSplit, List<Sy
 
     private final SystemTable kind;
     private final String location;
+    private final FileIOLoader io;
 
-    SystemRowsSource(SystemTable kind, String location) {
+    SystemRowsSource(SystemTable kind, String location, FileIOLoader io) {
         this.kind = kind;
         this.location = location;
+        this.io = io;
     }
 
     @Override
@@ -52,6 +56,6 @@ final class SystemRowsSource implements Source<RowData, SystemRowsSplit, List<Sy
 
     @Override
     public SourceReader<RowData, SystemRowsSplit> createReader(SourceReaderContext context) {
-        return new SystemRowsReader(context);
+        return new SystemRowsReader(context, io);
     }
 }

@@ -1,5 +1,7 @@
 package io.weir.flink.catalog.system;
 
+import io.weir.flink.FileIOLoader;
+
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
@@ -13,11 +15,13 @@ public final class SystemTableSource implements ScanTableSource {
     private final SystemTable kind;
     private final String name;
     private final String location;
+    private final FileIOLoader io;
 
-    SystemTableSource(SystemTable kind, String name, String location) {
+    SystemTableSource(SystemTable kind, String name, String location, FileIOLoader io) {
         this.kind = kind;
         this.name = name;
         this.location = location;
+        this.io = io;
     }
 
     @Override
@@ -27,12 +31,12 @@ public final class SystemTableSource implements ScanTableSource {
 
     @Override
     public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
-        return SourceProvider.of(new SystemRowsSource(kind, location), 1);
+        return SourceProvider.of(new SystemRowsSource(kind, location, io), 1);
     }
 
     @Override
     public DynamicTableSource copy() {
-        return new SystemTableSource(kind, name, location);
+        return new SystemTableSource(kind, name, location, io);
     }
 
     @Override
