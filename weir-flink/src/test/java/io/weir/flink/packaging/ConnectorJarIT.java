@@ -1,5 +1,7 @@
 package io.weir.flink.packaging;
 
+import io.weir.aws.testing.S3Server;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,6 +18,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -66,6 +69,9 @@ class ConnectorJarIT {
                         "io/weir/shaded/com/fasterxml/jackson/databind/ObjectMapper.class",
                         "io/weir/shaded/org/apache/parquet/hadoop/ParquetFileWriter.class",
                         "io/weir/shaded/org/apache/hadoop/conf/Configuration.class",
+                        "io/weir/aws/S3FileIO.class",
+                        "io/weir/shaded/software/amazon/awssdk/services/s3/S3Client.class",
+                        "io/weir/shaded/org/apache/hc/client5/http/classic/HttpClient.class",
                         "net/jpountz/lz4/LZ4Factory.class",
                         "com/github/luben/zstd/Zstd.class",
                         "org/xerial/snappy/Snappy.class");
@@ -110,6 +116,7 @@ class ConnectorJarIT {
 
     @Test
     void worksDroppedIntoFlink(@TempDir Path dir) throws Exception {
+        S3Server s3 = S3Server.get();
         Path probeClasses = dir.resolve("probe");
         copyProbe(probeClasses);
         List<String> classpath = new ArrayList<>();
@@ -127,6 +134,14 @@ class ConnectorJarIT {
                         "--add-opens=java.base/java.nio=ALL-UNNAMED",
                         "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
                         "-Dweir.connector.jar=" + connectorJar,
+                        "-Dweir.s3.endpoint=" + s3.endpoint(),
+                        "-Dweir.s3.location=s3://"
+                                + S3Server.BUCKET
+                                + "/"
+                                + UUID.randomUUID()
+                                + "/t",
+                        "-Dweir.s3.access-key=" + S3Server.ACCESS_KEY,
+                        "-Dweir.s3.secret-key=" + S3Server.SECRET_KEY,
                         "-cp",
                         String.join(File.pathSeparator, classpath),
                         DropInProbe.class.getName(),
@@ -150,6 +165,7 @@ class ConnectorJarIT {
                 .contains("OK factories:")
                 .contains("OK table: 200 rows written and read, log codec lz4, base files snappy")
                 .contains("OK table: 200 rows written and read, log codec zstd, base files zstd")
+                .contains("OK s3: a table on " + s3.endpoint())
                 .contains("OK flink:")
                 .contains("DONE");
         if (weirFactories().contains("io.weir.flink.catalog.WeirCatalogFactory")) {

@@ -7,6 +7,7 @@ import io.weir.Tables;
 import io.weir.data.BinaryRow;
 import io.weir.data.BinaryRowWriter;
 import io.weir.data.RowKind;
+import io.weir.options.StorageOptions;
 import io.weir.read.RowReader;
 import io.weir.types.DataTypes;
 
@@ -20,7 +21,6 @@ import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 
 import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -70,6 +70,26 @@ public final class DropInProbe {
         for (String[] codecs : new String[][] {{"lz4", "snappy"}, {"zstd", "zstd"}}) {
             writeAndRead(dir.resolve("t-" + codecs[0] + "-" + codecs[1]), codecs[0], codecs[1]);
         }
+        String s3Endpoint = System.getProperty("weir.s3.endpoint");
+        if (s3Endpoint != null) {
+            // The relocated AWS SDK, found through the FileIOProvider service.
+            writeAndRead(
+                    System.getProperty("weir.s3.location"),
+                    "lz4",
+                    "zstd",
+                    Map.of(
+                            "s3.endpoint",
+                            s3Endpoint,
+                            "s3.path-style-access",
+                            "true",
+                            "s3.region",
+                            "us-east-1",
+                            "s3.access-key",
+                            System.getProperty("weir.s3.access-key"),
+                            "s3.secret-key",
+                            System.getProperty("weir.s3.secret-key")));
+            System.out.println("OK s3: a table on " + s3Endpoint);
+        }
         runFlinkSql();
         if (weirFactories.contains("io.weir.flink.catalog.WeirCatalogFactory")) {
             catalogDdl(dir.resolve("warehouse"));
@@ -111,20 +131,29 @@ public final class DropInProbe {
      */
     private static void writeAndRead(Path location, String logCodec, String fileCompression)
             throws Exception {
+        writeAndRead(location.toString(), logCodec, fileCompression, Map.of());
+    }
+
+    /**
+     * Writes two commits, reads them, compacts and reads again; {@code storage} holds the storage
+     * options ({@code s3.*}) of a location that is not local.
+     */
+    private static void writeAndRead(
+            String location, String logCodec, String fileCompression, Map<String, String> storage)
+            throws Exception {
         Schema schema =
                 Schema.builder()
                         .column("id", DataTypes.BIGINT())
                         .column("name", DataTypes.STRING())
                         .primaryKey("id")
                         .build();
-        Table table =
-                Tables.create(
-                        location.toString(),
-                        schema,
-                        Map.of(
-                                "bucket", "2",
-                                "log.codec", logCodec,
-                                "file.compression", fileCompression));
+        Map<String, String> options = new TreeMap<>(storage);
+        options.putAll(
+                Map.of(
+                        "bucket", "2",
+                        "log.codec", logCodec,
+                        "file.compression", fileCompression));
+        Table table = Tables.create(location, schema, options);
         Map<Long, String> expected = new TreeMap<>();
         for (int commit = 0; commit < 2; commit++) {
             try (TableWrite write = table.newWrite().create()) {
@@ -141,12 +170,13 @@ public final class DropInProbe {
         check(read(table).equals(expected), "read logs (" + logCodec + ")");
         table.newCompaction().full().execute();
         table.refresh();
-        boolean parquet;
-        try (var files = Files.walk(location)) {
-            parquet = files.anyMatch(p -> p.toString().endsWith(".parquet"));
-        }
+        boolean parquet =
+                table.io().listRecursive(location).stream()
+                        .anyMatch(f -> f.path().endsWith(".parquet"));
         check(parquet, "compaction wrote Parquet base files");
-        check(read(Tables.load(location.toString())).equals(expected), "read base files");
+        check(
+                read(Tables.load(location, StorageOptions.of(storage))).equals(expected),
+                "read base files");
         System.out.println(
                 "OK table: "
                         + expected.size()
