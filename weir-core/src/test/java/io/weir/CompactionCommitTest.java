@@ -2,15 +2,19 @@ package io.weir;
 
 import io.weir.data.BinaryRowWriter;
 import io.weir.exceptions.CommitConflictException;
+import io.weir.io.FileIO;
 import io.weir.testing.Rows;
+import io.weir.testing.TestStorage;
 import io.weir.types.DataTypes;
 import io.weir.types.RowType;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -26,6 +30,9 @@ class CompactionCommitTest {
     private static final RowType TYPE = RowType.of("k", DataTypes.INT(), "v", DataTypes.BIGINT());
 
     @TempDir Path dir;
+    private final TestStorage storage = TestStorage.current();
+    private final FileIO io = storage.io();
+    private final Map<String, String> locations = new HashMap<>();
 
     @Test
     void rewriteThenCommitOnce() {
@@ -53,15 +60,17 @@ class CompactionCommitTest {
         // The same compaction again (a task restarted after its commit): conflict, files kept.
         assertThatThrownBy(() -> first.commit(tasks, outputs))
                 .isInstanceOf(CommitConflictException.class);
-        assertThat(outputs)
-                .allSatisfy(f -> assertThat(dir.resolve("t").resolve(f.path())).exists());
+        assertThat(outputs).allSatisfy(f -> assertThat(exists("t", f)).isTrue());
         assertThat(rows(table)).isEqualTo(before);
 
         // A concurrent compaction of the same files loses and deletes its own files.
         assertThatThrownBy(() -> second.commit(sameTasks, otherOutputs))
                 .isInstanceOf(CommitConflictException.class);
-        assertThat(otherOutputs)
-                .allSatisfy(f -> assertThat(dir.resolve("t").resolve(f.path())).doesNotExist());
+        assertThat(otherOutputs).allSatisfy(f -> assertThat(exists("t", f)).isFalse());
+    }
+
+    private boolean exists(String table, DataFile file) throws IOException {
+        return io.exists(locations.get(table) + "/" + file.path());
     }
 
     @Test
@@ -87,8 +96,9 @@ class CompactionCommitTest {
     }
 
     private Table table(Map<String, String> options, String name) {
-        return Tables.create(
-                dir.resolve(name).toString(), new Schema(TYPE, List.of("k"), List.of()), options);
+        String location = storage.location(dir, name);
+        locations.put(name, location);
+        return Tables.create(io, location, new Schema(TYPE, List.of("k"), List.of()), options);
     }
 
     private static void append(Table table, int c) {

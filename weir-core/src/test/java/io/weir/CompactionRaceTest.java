@@ -1,7 +1,9 @@
 package io.weir;
 
 import io.weir.data.BinaryRowWriter;
+import io.weir.io.FileIO;
 import io.weir.testing.Rows;
+import io.weir.testing.TestStorage;
 import io.weir.types.DataTypes;
 import io.weir.types.RowType;
 
@@ -26,19 +28,22 @@ class CompactionRaceTest {
     private static final RowType TYPE = RowType.of("k", DataTypes.INT(), "v", DataTypes.BIGINT());
 
     @TempDir Path dir;
+    private final TestStorage storage = TestStorage.current();
 
     @Test
     void compactionsNeverConflictWithAppends() throws Exception {
-        String location = dir.resolve("t").toString();
-        Tables.create(location, new Schema(TYPE, List.of("k"), List.of()), Map.of("bucket", "2"));
-        Table writer = Tables.load(location);
+        FileIO io = storage.io();
+        String location = storage.location(dir, "t");
+        Tables.create(
+                io, location, new Schema(TYPE, List.of("k"), List.of()), Map.of("bucket", "2"));
+        Table writer = Tables.load(io, location);
         AtomicBoolean done = new AtomicBoolean();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         List<Long> compactions = new ArrayList<>();
         Thread compactor =
                 new Thread(
                         () -> {
-                            Table table = Tables.load(location);
+                            Table table = Tables.load(io, location);
                             try {
                                 while (!done.get()) {
                                     CompactionResult r = table.newCompaction().full().execute();

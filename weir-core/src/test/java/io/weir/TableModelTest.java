@@ -8,6 +8,7 @@ import io.weir.expressions.Expression;
 import io.weir.expressions.Expressions;
 import io.weir.read.RowReader;
 import io.weir.testing.Rows;
+import io.weir.testing.TestStorage;
 import io.weir.types.DataTypes;
 import io.weir.types.RowType;
 
@@ -80,7 +81,8 @@ class TableModelTest {
             options.put("sequence.field", "seq");
         }
         Schema schema = new Schema(TYPE, List.of("id", "dt"), List.of("dt"));
-        Table table = Tables.create(dir.resolve("t").toString(), schema, options);
+        TestStorage storage = TestStorage.current();
+        Table table = Tables.create(storage.io(), storage.location(dir, "t"), schema, options);
         history.add(Map.of());
         Map<List<Object>, List<Object>> model = new TreeMap<>(KEY_ORDER);
         int commits = 25;

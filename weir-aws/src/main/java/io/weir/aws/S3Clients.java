@@ -72,21 +72,21 @@ final class S3Clients {
     }
 
     private static URI endpointUri(String endpoint) {
+        String problem =
+                "s3.endpoint '"
+                        + endpoint
+                        + "' must be an http:// or https:// URI with a host (e.g."
+                        + " http://127.0.0.1:9000)";
         URI uri;
         try {
             uri = URI.create(endpoint);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(
-                    "s3.endpoint '" + endpoint + "' is not a URI (e.g. http://127.0.0.1:9000)", e);
+            throw new IllegalArgumentException(problem, e);
         }
         if (uri.getScheme() == null
                 || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))
                 || uri.getHost() == null) {
-            throw new IllegalArgumentException(
-                    "s3.endpoint '"
-                            + endpoint
-                            + "' must be an http:// or https:// URI with a host (e.g."
-                            + " http://127.0.0.1:9000)");
+            throw new IllegalArgumentException(problem);
         }
         return uri;
     }

@@ -27,7 +27,9 @@ final class S3Errors {
                     "InvalidToken",
                     "ExpiredToken",
                     "InvalidClientTokenId",
-                    "AuthorizationHeaderMalformed");
+                    "AuthorizationHeaderMalformed",
+                    // versitygw's answer (404) to an access key it does not know
+                    "XAdminUserNotFound");
 
     private final S3Client client;
     private final String endpoint;

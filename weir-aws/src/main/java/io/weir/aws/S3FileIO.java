@@ -153,25 +153,21 @@ public final class S3FileIO implements FileIO, AutoCloseable {
     }
 
     /**
-     * A HEAD answers 404 without saying whether the key or the bucket is missing: ask once per
-     * bucket, so that a wrong bucket name fails with a message that says so instead of looking like
-     * an empty table.
+     * A HEAD answers 404 without a body, so without saying whether the key, the bucket or (on some
+     * servers) the access key is unknown. Ask once per bucket with a request whose errors carry a
+     * code (a one-key listing), so that a wrong bucket name or key fails with a message that says
+     * so instead of looking like an empty table.
      */
     private void checkBucketExists(S3Location location) throws IOException {
         if (existingBuckets.contains(location.bucket())) {
             return;
         }
         try {
-            client.headBucket(b -> b.bucket(location.bucket()));
+            client.listObjectsV2(b -> b.bucket(location.bucket()).maxKeys(1));
         } catch (NoSuchBucketException e) {
             throw errors.noSuchBucket(location, e);
-        } catch (S3Exception e) {
-            if (e.statusCode() == 404) {
-                throw errors.noSuchBucket(location, e);
-            }
-            throw errors.translate(e, "HeadBucket", location);
         } catch (SdkException e) {
-            throw errors.translate(e, "HeadBucket", location);
+            throw errors.translate(e, "LIST", location);
         }
         existingBuckets.add(location.bucket());
     }

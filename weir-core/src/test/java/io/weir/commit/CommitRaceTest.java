@@ -6,7 +6,8 @@ import io.weir.DataFile;
 import io.weir.FileGroupId;
 import io.weir.Partition;
 import io.weir.exceptions.CommitConflictException;
-import io.weir.io.LocalFileIO;
+import io.weir.io.FileIO;
+import io.weir.testing.TestStorage;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,11 +34,12 @@ class CommitRaceTest {
 
     @TempDir Path dir;
 
-    private final LocalFileIO io = new LocalFileIO();
+    private final TestStorage storage = TestStorage.current();
+    private final FileIO io = storage.io();
 
     @Test
     void concurrentAppendsEachLandExactlyOnce() throws Exception {
-        String location = dir.resolve("table").toString();
+        String location = storage.location(dir, "table");
         FileCommitLog.create(
                 io,
                 location,
@@ -101,7 +103,7 @@ class CommitRaceTest {
 
     @Test
     void concurrentCompactionsOfTheSameFilesLandOnce() throws Exception {
-        String location = dir.resolve("table").toString();
+        String location = storage.location(dir, "table");
         FileCommitLog setup =
                 FileCommitLog.create(
                         io, location, TestDataFiles.metadata(Map.of("commit.max-retries", "100")));

@@ -9,13 +9,14 @@ import io.weir.exceptions.CommitConflictException;
 import io.weir.exceptions.NoSuchTableException;
 import io.weir.exceptions.TableAlreadyExistsException;
 import io.weir.exceptions.ValidationException;
-import io.weir.io.LocalFileIO;
+import io.weir.io.FileIO;
+import io.weir.testing.TestStorage;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -29,13 +30,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class FileCommitLogTest {
     @TempDir Path dir;
 
-    private final LocalFileIO io = new LocalFileIO();
+    private final TestStorage storage = TestStorage.current();
+    private final FileIO io = storage.io();
     private final TestClock clock = new TestClock(10_000);
     private String location;
 
     @BeforeEach
     void setUp() {
-        location = dir.resolve("table").toString();
+        location = storage.location(dir, "table");
     }
 
     private FileCommitLog create(Map<String, String> options) {
@@ -47,7 +49,7 @@ class FileCommitLogTest {
     }
 
     @Test
-    void createsAnEmptyTableAndLoadsIt() {
+    void createsAnEmptyTableAndLoadsIt() throws IOException {
         FileCommitLog created = create(Map.of("bucket", "2"));
         assertThat(created.current().commitId()).isZero();
         assertThat(created.current().fileCount()).isZero();
@@ -56,8 +58,8 @@ class FileCommitLogTest {
         assertThat(loaded.current()).isEqualTo(created.current());
         assertThat(loaded.metadata()).isEqualTo(TestDataFiles.metadata(Map.of("bucket", "2")));
         assertThat(loaded.state(0)).isEqualTo(created.current());
-        assertThat(Files.exists(dir.resolve("table/_weir/schemas/0.json"))).isTrue();
-        assertThat(Files.exists(dir.resolve("table/_weir/commits"))).isFalse();
+        assertThat(io.exists(location + "/_weir/schemas/0.json")).isTrue();
+        assertThat(io.list(location + "/_weir/commits")).isEmpty();
     }
 
     @Test
@@ -189,7 +191,7 @@ class FileCommitLogTest {
     }
 
     @Test
-    void twoCompactionsOfTheSameFilesConflict() {
+    void twoCompactionsOfTheSameFilesConflict() throws IOException {
         FileCommitLog log = create(Map.of());
         DataFile a = TestDataFiles.log("d", 0);
         DataFile b = TestDataFiles.log("d", 0);
@@ -211,8 +213,7 @@ class FileCommitLogTest {
         TableState state = load().current();
         assertThat(state.commitId()).isEqualTo(2);
         assertThat(state.files()).containsExactly(base1);
-        assertThat(Files.exists(dir.resolve("table/_weir/commits/00000000000000000003.json")))
-                .isFalse();
+        assertThat(io.exists(location + "/_weir/commits/00000000000000000003.json")).isFalse();
     }
 
     @Test

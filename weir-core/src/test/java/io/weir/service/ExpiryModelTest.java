@@ -4,7 +4,6 @@ import io.weir.ExpireSnapshotsResult;
 import io.weir.Snapshot;
 import io.weir.Table;
 import io.weir.exceptions.SnapshotExpiredException;
-import io.weir.io.LocalFileIO;
 import io.weir.testing.ManualClock;
 import io.weir.testing.Rows;
 import io.weir.testing.ShmTempDirFactory;
@@ -55,10 +54,10 @@ class ExpiryModelTest {
     void longRunningTableStaysSmallAndEveryRetainedSnapshotReads(int seed) throws Exception {
         Random random = new Random(seed);
         ManualClock clock = new ManualClock(1_714_550_400_000L);
-        String location = dir.resolve("t").toString();
+        String location = SnapshotExpiryTest.storage().location(dir, "t");
         ModelTable model =
                 ModelTable.create(
-                        new LocalFileIO(),
+                        SnapshotExpiryTest.storage().io(),
                         location,
                         Map.of(
                                 "bucket",
@@ -158,7 +157,9 @@ class ExpiryModelTest {
         List<Long> checkpoints = SnapshotExpiryTest.ids(location, "checkpoints");
         assertThat(checkpoints).allMatch(id -> id >= earliest);
         assertThat(checkpoints.size()).isLessThanOrEqualTo(MAX_COMMITS / INTERVAL + 2);
-        long metadataFiles = ModelTable.filesUnder(new LocalFileIO(), location + "/_weir").size();
+        long metadataFiles =
+                ModelTable.filesUnder(SnapshotExpiryTest.storage().io(), location + "/_weir")
+                        .size();
         // commits, checkpoints, schema, hint, marker
         assertThat(metadataFiles).isLessThanOrEqualTo(MAX_COMMITS + MAX_COMMITS / INTERVAL + 2 + 3);
 

@@ -6,15 +6,17 @@ import io.weir.Table;
 import io.weir.TableWrite;
 import io.weir.Tables;
 import io.weir.data.BinaryRowWriter;
-import io.weir.io.LocalFileIO;
+import io.weir.io.FileIO;
 import io.weir.testing.FaultyFileIO;
 import io.weir.testing.ManualClock;
 import io.weir.testing.ShmTempDirFactory;
+import io.weir.testing.TestStorage;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -41,12 +43,13 @@ class OrphanFilesTest {
 
     private final ManualClock clock = new ManualClock(System.currentTimeMillis());
     private final Random random = new Random(9);
+    private final TestStorage storage = TestStorage.current();
+    private final FileIO io = storage.io();
 
     @Test
     void removesExactlyTheOldOrphans() throws Exception {
-        String location = dir.resolve("t").toString();
-        ModelTable model =
-                ModelTable.create(new LocalFileIO(), location, Map.of("bucket", "2"), clock);
+        String location = storage.location(dir, "t");
+        ModelTable model = ModelTable.create(io, location, Map.of("bucket", "2"), clock);
         Table table = model.table;
         for (int i = 0; i < 10; i++) {
             if (i == 4 || i == 8) {
@@ -60,7 +63,7 @@ class OrphanFilesTest {
         orphans.addAll(uncommittedWrite(table));
         // A compaction that died while committing: its new base files stay behind.
         model.append(random, 10);
-        FaultyFileIO dying = new FaultyFileIO().failOnWrite(1, p -> p.contains("/commits/"));
+        FaultyFileIO dying = new FaultyFileIO(io).failOnWrite(1, p -> p.contains("/commits/"));
         assertThatThrownBy(
                         () -> Tables.load(dying, location, clock).newCompaction().full().execute())
                 .isInstanceOf(FaultyFileIO.Crash.class);
@@ -78,18 +81,18 @@ class OrphanFilesTest {
         List<String> young = uncommittedWrite(table);
         String youngTemp = touch(location + "/_weir/checkpoints/.00000000000000000012.json.7a.tmp");
 
-        List<String> before = ModelTable.filesUnder(new LocalFileIO(), location);
+        List<String> before = ModelTable.filesUnder(io, location);
         RemoveOrphanFilesResult preview = table.removeOrphanFiles().dryRun().execute();
         assertThat(preview.dryRun()).isTrue();
         assertThat(new TreeSet<>(preview.orphanFiles())).isEqualTo(orphans);
-        assertThat(ModelTable.filesUnder(new LocalFileIO(), location)).isEqualTo(before);
+        assertThat(ModelTable.filesUnder(io, location)).isEqualTo(before);
 
         RemoveOrphanFilesResult result = table.removeOrphanFiles().execute();
         assertThat(new TreeSet<>(result.orphanFiles())).isEqualTo(orphans);
         assertThat(result.orphanBytes()).isPositive();
         List<String> expected = new ArrayList<>(before);
         expected.removeAll(orphans);
-        assertThat(ModelTable.filesUnder(new LocalFileIO(), location)).isEqualTo(expected);
+        assertThat(ModelTable.filesUnder(io, location)).isEqualTo(expected);
         assertThat(expected).containsAll(young).contains(schemaTemp, youngTemp);
         for (long id = 0; id <= table.currentSnapshot().id(); id++) {
             assertThat(ModelTable.read(table, id)).isEqualTo(model.expected(id));
@@ -143,19 +146,30 @@ class OrphanFilesTest {
         return out;
     }
 
-    private static String touch(String path) throws IOException {
-        Path p = Path.of(path);
-        Files.createDirectories(p.getParent());
-        Files.writeString(p, "partial");
+    private String touch(String path) throws IOException {
+        io.overwrite(path, "partial".getBytes(StandardCharsets.UTF_8));
         return path;
     }
 
-    private void ageEverything(String location, Duration age) throws IOException {
-        FileTime old = FileTime.fromMillis(clock.millis() - age.toMillis());
-        try (Stream<Path> files = Files.walk(Path.of(location))) {
-            for (Path p : files.filter(Files::isRegularFile).toList()) {
-                Files.setLastModifiedTime(p, old);
+    /**
+     * Makes every file so far older than the orphan cutoff, and every file written later younger.
+     * Locally by setting the files' times back; elsewhere (an object's time cannot be set, and S3
+     * keeps whole seconds) by waiting for the next whole second and moving the table's clock so
+     * that the cutoff falls on it.
+     */
+    private void ageEverything(String location, Duration age) throws Exception {
+        if (storage.isLocal()) {
+            FileTime old = FileTime.fromMillis(clock.millis() - age.toMillis());
+            try (Stream<Path> files = Files.walk(Path.of(location))) {
+                for (Path p : files.filter(Files::isRegularFile).toList()) {
+                    Files.setLastModifiedTime(p, old);
+                }
             }
+            return;
         }
+        long boundary = (System.currentTimeMillis() / 1000 + 1) * 1000;
+        Thread.sleep(boundary - System.currentTimeMillis() + 50);
+        Duration olderThan = Tables.load(io, location).options().orphanOlderThan();
+        clock.advance(Duration.ofMillis(boundary + olderThan.toMillis() - clock.millis()));
     }
 }

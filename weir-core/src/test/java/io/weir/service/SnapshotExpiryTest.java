@@ -5,14 +5,13 @@ import io.weir.Table;
 import io.weir.Tables;
 import io.weir.exceptions.SnapshotExpiredException;
 import io.weir.exceptions.ValidationException;
-import io.weir.io.LocalFileIO;
 import io.weir.testing.ManualClock;
 import io.weir.testing.ShmTempDirFactory;
+import io.weir.testing.TestStorage;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,7 +21,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -39,8 +37,8 @@ class SnapshotExpiryTest {
     void retentionFollowsCountsAndTheTimeEachSnapshotWasLatest() {
         Table table =
                 Tables.create(
-                        new LocalFileIO(),
-                        dir.resolve("t").toString(),
+                        storage().io(),
+                        storage().location(dir, "t"),
                         ModelTable.SCHEMA,
                         Map.of(
                                 "snapshot.num-retained.min", "2",
@@ -84,10 +82,10 @@ class SnapshotExpiryTest {
 
     @Test
     void deletesExactlyTheFilesNoRetainedSnapshotNeedsThenTheMetadataBeforeIt() throws Exception {
-        String location = dir.resolve("t").toString();
+        String location = storage().location(dir, "t");
         ModelTable model =
                 ModelTable.create(
-                        new LocalFileIO(),
+                        storage().io(),
                         location,
                         Map.of("bucket", "2", "metadata.checkpoint-interval", "3"),
                         clock);
@@ -143,7 +141,7 @@ class SnapshotExpiryTest {
         assertThat(ids(location, "checkpoints")).contains(retain).allMatch(id -> id >= retain);
 
         // Every retained snapshot reads as the model says, also from a freshly loaded table.
-        Table reloaded = Tables.load(new LocalFileIO(), location, clock);
+        Table reloaded = Tables.load(storage().io(), location, clock);
         for (long id = retain; id <= latest; id++) {
             assertThat(ModelTable.read(reloaded, id)).isEqualTo(model.expected(id));
         }
@@ -184,7 +182,8 @@ class SnapshotExpiryTest {
         assertThatThrownBy(
                         () ->
                                 Tables.create(
-                                        dir.resolve("t").toString(),
+                                        storage().io(),
+                                        storage().location(dir, "t"),
                                         ModelTable.SCHEMA,
                                         Map.of("snapshot.num-retained.max", "3")))
                 .isInstanceOf(ValidationException.class)
@@ -193,35 +192,38 @@ class SnapshotExpiryTest {
         assertThatThrownBy(
                         () ->
                                 Tables.create(
-                                        dir.resolve("u").toString(),
+                                        storage().io(),
+                                        storage().location(dir, "u"),
                                         ModelTable.SCHEMA,
                                         Map.of("orphan.older-than", "10 s")))
                 .isInstanceOf(ValidationException.class)
                 .hasMessageContaining("orphan.older-than");
-        Table table = Tables.create(dir.resolve("v").toString(), ModelTable.SCHEMA, Map.of());
+        Table table =
+                Tables.create(
+                        storage().io(), storage().location(dir, "v"), ModelTable.SCHEMA, Map.of());
         assertThatThrownBy(() -> table.expireSnapshots().retainLast(0))
                 .isInstanceOf(ValidationException.class);
         assertThat(table.expireSnapshots().commit().expiredSnapshots()).isZero();
     }
 
     static List<String> dataFiles(String location) {
-        return ModelTable.filesUnder(new LocalFileIO(), location).stream()
+        return ModelTable.filesUnder(storage().io(), location).stream()
                 .filter(p -> !p.startsWith(location + "/_weir/"))
                 .toList();
     }
 
     static List<Long> ids(String location, String directory) throws Exception {
-        Path dir = Path.of(location, "_weir", directory);
-        if (!Files.isDirectory(dir)) {
-            return List.of();
-        }
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.map(p -> p.getFileName().toString())
-                    .filter(n -> n.matches("\\d{20}\\.json"))
-                    .map(n -> Long.parseLong(n.substring(0, 20)))
-                    .sorted()
-                    .toList();
-        }
+        return storage().io().list(location + "/_weir/" + directory).stream()
+                .map(s -> s.path().substring(s.path().lastIndexOf('/') + 1))
+                .filter(n -> n.matches("\\d{20}\\.json"))
+                .map(n -> Long.parseLong(n.substring(0, 20)))
+                .sorted()
+                .toList();
+    }
+
+    /** Where the tables live: local disk, or the storage named by -Dweir.test.storage. */
+    static TestStorage storage() {
+        return TestStorage.current();
     }
 
     static List<Long> range(long from, long to) {

@@ -13,9 +13,9 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
- * A {@link LocalFileIO} that simulates a process dying in the middle of a table service: the k-th
- * delete, or the k-th write (create-if-absent or overwrite) of a path the test selects, throws, and
- * so does every call after it until {@link #heal()}.
+ * A {@link FileIO} ({@link LocalFileIO} unless another is given) that simulates a process dying in
+ * the middle of a table service: the k-th delete, or the k-th write (create-if-absent or overwrite)
+ * of a path the test selects, throws, and so does every call after it until {@link #heal()}.
  */
 public final class FaultyFileIO implements FileIO {
     /** Thrown where the simulated process died. */
@@ -25,7 +25,7 @@ public final class FaultyFileIO implements FileIO {
         }
     }
 
-    private final FileIO delegate = new LocalFileIO();
+    private final FileIO delegate;
     private final AtomicInteger deletes = new AtomicInteger();
     private final AtomicInteger writes = new AtomicInteger();
     private volatile int failDelete = -1;
@@ -33,6 +33,15 @@ public final class FaultyFileIO implements FileIO {
     private volatile Predicate<String> writeFilter = p -> true;
     private volatile boolean dead;
     private volatile Consumer<String> beforeWrite = p -> {};
+
+    public FaultyFileIO() {
+        this(new LocalFileIO());
+    }
+
+    /** Injects faults into the calls to {@code delegate} (e.g. the S3 of {@link TestStorage}). */
+    public FaultyFileIO(FileIO delegate) {
+        this.delegate = delegate;
+    }
 
     /** The k-th delete from now (1-based) throws, and so does everything after it. */
     public FaultyFileIO failOnDelete(int k) {
