@@ -2,10 +2,12 @@ package io.weir.options;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /**
  * A typed option: key, value type, default, documentation and an optional constraint. Options are
@@ -130,6 +132,27 @@ public final class ConfigOption<T> {
     @Override
     public String toString() {
         return key;
+    }
+
+    /** A Markdown table of options: key, default, valid values, description. */
+    public static String describe(Collection<ConfigOption<?>> options) {
+        return "| key | default | valid values | description |\n|---|---|---|---|\n"
+                + options.stream().map(ConfigOption::describeRow).collect(Collectors.joining("\n"))
+                + "\n";
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static String describeRow(ConfigOption o) {
+        String def = o.defaultValue() == null ? "(none)" : o.format(o.defaultValue());
+        return "| `"
+                + o.key()
+                + "` | "
+                + def
+                + " | "
+                + o.validValues()
+                + " | "
+                + o.description()
+                + " |";
     }
 
     /** Builds options: {@code key("bucket").intType().defaultValue(4).withDescription("...")}. */

@@ -174,6 +174,11 @@ public final class StorageOptions {
         }
     }
 
+    /** A Markdown table of every storage option (docs/options.md is generated from this). */
+    public static String describe() {
+        return ConfigOption.describe(ALL.values());
+    }
+
     /** Whether a key's value is a secret: never logged or shown. */
     public static boolean isSecret(String key) {
         String k = key.toLowerCase(Locale.ROOT);

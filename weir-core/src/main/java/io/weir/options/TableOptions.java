@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 
 /**
  * The options of a table, declared once with their defaults and documentation, and a resolved,
@@ -444,25 +443,7 @@ public final class TableOptions {
 
     /** A Markdown table of every option (docs/options.md is generated from this). */
     public static String describe() {
-        return "| key | default | valid values | description |\n|---|---|---|---|\n"
-                + ALL.values().stream()
-                        .map(TableOptions::describe)
-                        .collect(Collectors.joining("\n"))
-                + "\n";
-    }
-
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private static String describe(ConfigOption o) {
-        String def = o.defaultValue() == null ? "(none)" : o.format(o.defaultValue());
-        return "| `"
-                + o.key()
-                + "` | "
-                + def
-                + " | "
-                + o.validValues()
-                + " | "
-                + o.description()
-                + " |";
+        return ConfigOption.describe(ALL.values());
     }
 
     private static Map<String, ConfigOption<?>> index(ConfigOption<?>... options) {
