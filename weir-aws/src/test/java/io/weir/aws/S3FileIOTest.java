@@ -361,6 +361,34 @@ class S3FileIOTest {
     }
 
     @Test
+    void streamDroppedWithoutCloseIsAborted() throws Exception {
+        String big = root + "/dropped";
+        writeTwoPartsAndDrop(big);
+        assertThat(server.pendingUploads(S3Server.BUCKET, key(big))).hasSize(1);
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (!server.pendingUploads(S3Server.BUCKET, key(big)).isEmpty()
+                && System.nanoTime() < deadline) {
+            System.gc();
+            Thread.sleep(100);
+        }
+        assertThat(server.pendingUploads(S3Server.BUCKET, key(big))).isEmpty();
+        assertThat(io.exists(big)).isFalse();
+    }
+
+    /** Leaves a stream with two parts uploaded unreachable (in a frame of its own). */
+    private static void writeTwoPartsAndDrop(String path) throws Exception {
+        PositionOutputStream out = io.newOutputFile(path).create();
+        out.write(random(2 * PART + 1, 11));
+        // Wait for the parts in flight, so that only the stream itself is left to collect.
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (server.pendingUploads(S3Server.BUCKET, key(path)).isEmpty()
+                && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        Thread.sleep(500);
+    }
+
+    @Test
     void providerServesS3AndS3a() throws Exception {
         FileIO viaS3 = FileIOs.forLocation(root, server.options());
         FileIO viaS3a = FileIOs.forLocation(root.replace("s3://", "s3a://"), server.options());
