@@ -142,9 +142,6 @@ class BulkWriteModelTest {
     }
 
     private void apply(RowKind kind, List<Object> row, boolean useSeq) {
-        if (kind == RowKind.UPDATE_BEFORE) {
-            return;
-        }
         List<Object> key = List.of(row.get(0), row.get(1));
         long seq = (Long) row.get(4);
         List<Object> current = model.get(key);
@@ -155,7 +152,7 @@ class BulkWriteModelTest {
         if (useSeq && current == null && tombstone != null && tombstone > seq) {
             return;
         }
-        if (kind == RowKind.DELETE) {
+        if (kind == RowKind.DELETE || kind == RowKind.UPDATE_BEFORE) {
             model.remove(key);
             if (useSeq) {
                 tombstones.put(key, seq);

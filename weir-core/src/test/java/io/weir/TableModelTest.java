@@ -228,9 +228,6 @@ class TableModelTest {
                                 ? RowKind.UPDATE_AFTER
                                 : op < 9 ? RowKind.DELETE : RowKind.UPDATE_BEFORE;
         write.write(BinaryRowWriter.toRow(TYPE, kind, id, dt, name, v, seq));
-        if (kind == RowKind.UPDATE_BEFORE) {
-            return; // ignored by the deduplicate engine
-        }
         List<Object> current = model.get(key);
         if (useSeq && current != null && (Long) current.get(4) > seq) {
             return; // an older record loses
@@ -239,7 +236,9 @@ class TableModelTest {
         if (useSeq && current == null && tombstone != null && tombstone > seq) {
             return; // a delete with a greater sequence value wins until compacted away
         }
-        if (kind == RowKind.DELETE) {
+        // A -U retracts its key as a -D does (a filter after an updating aggregate sends the -U
+        // of a key whose +U it dropped).
+        if (kind == RowKind.DELETE || kind == RowKind.UPDATE_BEFORE) {
             model.remove(key);
             if (useSeq) {
                 tombstones.put(key, seq);

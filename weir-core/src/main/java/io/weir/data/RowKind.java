@@ -37,6 +37,15 @@ public enum RowKind {
         return this == INSERT || this == UPDATE_AFTER;
     }
 
+    /**
+     * Whether a row of this kind byte retracts its key (-U or -D, the odd values): for a keyed
+     * table, both remove the key's current row unless a later row adds it again. A filter after an
+     * updating aggregate, for example, sends the -U of a key whose +U it filtered out.
+     */
+    public static boolean isRetraction(byte value) {
+        return (value & 1) != 0;
+    }
+
     public static RowKind fromByteValue(byte value) {
         if (value < 0 || value > 3) {
             throw new IllegalArgumentException("Invalid row kind byte: " + value);

@@ -189,7 +189,7 @@ public final class LogFileWriter {
         payloadLength += recordSize;
         blockRecords++;
         recordCount++;
-        if (kind == RowKind.DELETE.toByteValue()) {
+        if (RowKind.isRetraction(kind)) {
             deleteCount++;
         }
         if (payloadLength >= blockSize) {

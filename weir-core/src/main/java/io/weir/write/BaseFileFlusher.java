@@ -37,7 +37,6 @@ import java.util.function.IntFunction;
  * commit gives all of one group the same new sequence, newer than every file before.
  */
 final class BaseFileFlusher {
-    private static final byte DELETE = RowKind.DELETE.toByteValue();
 
     private final FileIO io;
     private final String location;
@@ -88,7 +87,7 @@ final class BaseFileFlusher {
                     group = new Group(id, partitions.apply((int) (id >>> 32)), (int) id);
                 }
                 BinaryRow row = rows.row();
-                if (keyed && row.bytes()[row.offset()] == DELETE) {
+                if (keyed && RowKind.isRetraction(row.bytes()[row.offset()])) {
                     group.delete(row);
                 } else {
                     group.write(row, files);

@@ -83,9 +83,6 @@ public final class BulkWriteImpl implements BulkWrite {
     public void write(BinaryRow row) {
         checkWritable();
         int bucket = router.bucket(row);
-        if (bucket == RowRouter.SKIP) {
-            return;
-        }
         row = router.prepareFilled(row);
         int partition = router.partition(row);
         if (!buffer.append(partition, bucket, row)) {

@@ -21,9 +21,6 @@ import java.util.function.IntFunction;
  * row.
  */
 final class RowRouter {
-    /** What {@link #bucket} returns for a row the deduplicate engine ignores (-U). */
-    static final int SKIP = -1;
-
     /**
      * What {@link #bucket} returns for an append-only row whose bucket depends on its partition:
      * ask {@link #appendBucket}.
@@ -89,8 +86,8 @@ final class RowRouter {
     }
 
     /**
-     * Checks the row and returns its bucket, {@link #SKIP} for a -U row of a keyed table (the
-     * deduplicate engine needs only the new row), or {@link #BY_PARTITION}.
+     * Checks the row and returns its bucket, or {@link #BY_PARTITION}. For a keyed table a -U row
+     * is kept: it retracts its key, as a -D does, unless a later row of the key adds it again.
      *
      * @throws ValidationException for a row of the wrong arity, with a null key, or (append-only
      *     tables) a -U or -D row
@@ -109,9 +106,6 @@ final class RowRouter {
                 throw notAppendable(RowKind.fromByteValue(kind));
             }
             return appendBucket;
-        }
-        if (kind == UPDATE_BEFORE) {
-            return SKIP;
         }
         int bucket = key.bucketOfNonNullKey(row, buckets);
         if (bucket < 0) {

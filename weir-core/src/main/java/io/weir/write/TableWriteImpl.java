@@ -67,9 +67,6 @@ public final class TableWriteImpl implements TableWrite {
     public void write(BinaryRow row) {
         checkOpen();
         int bucket = router.bucket(row);
-        if (bucket == RowRouter.SKIP) {
-            return;
-        }
         row = router.prepare(row);
         int partition = router.partition(row);
         if (bucket == RowRouter.BY_PARTITION) {
