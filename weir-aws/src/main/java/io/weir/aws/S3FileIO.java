@@ -97,7 +97,13 @@ public final class S3FileIO implements FileIO, AutoCloseable {
 
     @Override
     public InputFile newInputFile(String path) {
-        return new S3InputFile(this, path, S3Location.parse(path));
+        return new S3InputFile(this, path, S3Location.parse(path), -1);
+    }
+
+    /** No HEAD: the length is the one the table's metadata recorded. */
+    @Override
+    public InputFile newInputFile(String path, long length) {
+        return new S3InputFile(this, path, S3Location.parse(path), length);
     }
 
     @Override

@@ -10,12 +10,16 @@ final class S3InputFile implements InputFile {
     private final S3FileIO io;
     private final String path;
     private final S3Location location;
-    private volatile long length = -1;
+    private volatile long length;
 
-    S3InputFile(S3FileIO io, String path, S3Location location) {
+    /**
+     * @param length the object's length if known (from table metadata), or -1
+     */
+    S3InputFile(S3FileIO io, String path, S3Location location, long length) {
         this.io = io;
         this.path = path;
         this.location = location;
+        this.length = length;
     }
 
     @Override

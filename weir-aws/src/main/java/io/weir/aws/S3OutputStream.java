@@ -314,6 +314,7 @@ public final class S3OutputStream extends PositionOutputStream {
      * Drops what was written: nothing becomes visible, and a multipart upload is aborted with its
      * parts. For a writer that fails or gives up; the stream is closed afterwards.
      */
+    @Override
     public void abort() {
         if (upload.done) {
             return;

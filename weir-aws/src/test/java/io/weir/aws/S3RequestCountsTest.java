@@ -1,13 +1,19 @@
 package io.weir.aws;
 
+import io.weir.DataFile;
+import io.weir.Schema;
 import io.weir.Table;
+import io.weir.TableWrite;
 import io.weir.Tables;
 import io.weir.aws.S3RequestCounts.Kind;
 import io.weir.aws.testing.S3Server;
+import io.weir.data.BinaryRowWriter;
 import io.weir.testing.Rows;
+import io.weir.types.DataTypes;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -67,6 +73,53 @@ class S3RequestCountsTest {
                             + commits
                             + " log files): "
                             + io.requestCounts().minus(before));
+        }
+    }
+
+    /**
+     * The commit itself, apart from writing its data files: at most 3 requests (the existence check
+     * of the next commit id, the conditional PUT of the commit, the LATEST hint), plus one per new
+     * file; and reading data files costs one GET each (their lengths come from the metadata).
+     */
+    @Test
+    void aCommitCostsAtMostThreeRequestsPlusOnePerNewFile() throws Exception {
+        S3Server server = S3Server.get();
+        String location = "s3://" + S3Server.BUCKET + "/commit-cost-" + UUID.randomUUID() + "/t";
+        try (S3FileIO io = new S3FileIO(server.options())) {
+            Schema schema =
+                    Schema.builder()
+                            .column("id", DataTypes.BIGINT())
+                            .column("v", DataTypes.STRING())
+                            .primaryKey("id")
+                            .build();
+            Table table =
+                    Tables.create(io, location, schema, Map.of("bucket", "4", "log.codec", "lz4"));
+            for (int c = 1; c <= 5; c++) {
+                List<DataFile> files;
+                try (TableWrite write = table.newWrite().create()) {
+                    for (long id = 0; id < 100; id++) {
+                        write.write(
+                                BinaryRowWriter.toRow(schema.rowType(), id, "v" + c + "-" + id));
+                    }
+                    files = write.prepareCommit();
+                }
+                assertThat(files).hasSize(4);
+                S3RequestCounts before = io.requestCounts();
+                table.newAppend().addFiles(files).commit();
+                S3RequestCounts cost = io.requestCounts().minus(before);
+                // The first commit also lists commits/: the table has no LATEST hint yet.
+                long allowed = 3 + files.size() + (c == 1 ? 1 : 0);
+                assertThat(cost.total()).as("commit %d: %s", c, cost).isLessThanOrEqualTo(allowed);
+                if (c > 1) {
+                    assertThat(cost.get(Kind.LIST)).as("commit %d: %s", c, cost).isZero();
+                }
+            }
+            S3RequestCounts before = io.requestCounts();
+            assertThat(Rows.readAll(table.newScan().rows(), schema.rowType(), false)).hasSize(100);
+            S3RequestCounts read = io.requestCounts().minus(before);
+            long dataFiles = table.currentSnapshot().files().size();
+            assertThat(read.get(Kind.HEAD)).as("read: %s", read).isZero();
+            assertThat(read.get(Kind.GET)).as("read: %s", read).isEqualTo(dataFiles);
         }
     }
 }

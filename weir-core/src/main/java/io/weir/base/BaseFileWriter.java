@@ -259,10 +259,10 @@ public final class BaseFileWriter {
             }
             writer.close();
         } catch (IOException e) {
-            output.closeQuietly();
+            output.abort();
             throw new UncheckedIOException("Cannot finish base file " + path, e);
         } catch (RuntimeException e) {
-            output.closeQuietly();
+            output.abort();
             throw e;
         } finally {
             codecs.release();
@@ -285,7 +285,7 @@ public final class BaseFileWriter {
         if (!closed) {
             closed = true;
             codecs.release();
-            output.closeQuietly();
+            output.abort();
         }
     }
 

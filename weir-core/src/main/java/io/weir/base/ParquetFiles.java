@@ -100,14 +100,10 @@ final class ParquetFiles {
             return size;
         }
 
-        /** Closes the stream, ignoring failures: the file is abandoned and will be deleted. */
-        void closeQuietly() {
+        /** Aborts the stream, ignoring failures: the file is abandoned and will be deleted. */
+        void abort() {
             if (stream != null) {
-                try {
-                    stream.close();
-                } catch (IOException | RuntimeException e) {
-                    // nothing to do: the caller deletes the file
-                }
+                stream.abort();
             }
         }
 

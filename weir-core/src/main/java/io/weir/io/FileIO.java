@@ -17,6 +17,14 @@ public interface FileIO {
 
     InputFile newInputFile(String path);
 
+    /**
+     * A file whose length is known (from a commit's file list): object stores then need no request
+     * to learn it before reading.
+     */
+    default InputFile newInputFile(String path, long length) {
+        return newInputFile(path);
+    }
+
     /** A file to be created; creating it fails if it exists. Parent directories are implied. */
     OutputFile newOutputFile(String path);
 

@@ -236,11 +236,7 @@ public final class LogFileWriter {
         }
         aborted = true;
         releaseBuffers();
-        try {
-            out.close();
-        } catch (IOException e) {
-            // The file is garbage either way; the caller deletes it.
-        }
+        out.abort();
     }
 
     private void flushBlock() throws IOException {

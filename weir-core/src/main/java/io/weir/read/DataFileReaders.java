@@ -69,7 +69,9 @@ public final class DataFileReaders {
             int[] projection) {
         BaseFileReader reader;
         try {
-            reader = new BaseFileReader(io.newInputFile(path), rowType, projection);
+            reader =
+                    new BaseFileReader(
+                            io.newInputFile(path, file.sizeInBytes()), rowType, projection);
         } catch (UncheckedIOException e) {
             if (e.getCause() instanceof FileNotFoundException) {
                 throw missing(location, file, e);
@@ -98,7 +100,7 @@ public final class DataFileReaders {
             FileIO io, String path, String location, DataFile file, RowType rowType) {
         LogFileReader reader;
         try {
-            reader = LogFileReader.open(io.newInputFile(path), rowType.size());
+            reader = LogFileReader.open(io.newInputFile(path, file.sizeInBytes()), rowType.size());
         } catch (FileNotFoundException e) {
             throw missing(location, file, e);
         } catch (IOException e) {

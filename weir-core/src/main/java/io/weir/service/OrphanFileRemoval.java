@@ -83,8 +83,11 @@ public final class OrphanFileRemoval implements RemoveOrphanFiles {
             bytes += s.length();
         }
         if (!dryRun) {
-            for (String path : orphans) {
-                delete(path);
+            try {
+                log.io().deleteFiles(orphans);
+            } catch (IOException e) {
+                throw new UncheckedIOException(
+                        "Cannot delete the orphan files of table " + log.location(), e);
             }
             LOG.info(
                     "Removed {} orphan files ({} bytes) of table {}",
@@ -117,13 +120,5 @@ public final class OrphanFileRemoval implements RemoveOrphanFiles {
             referenced.addAll(commit.removed());
         }
         return referenced;
-    }
-
-    private void delete(String path) {
-        try {
-            log.io().delete(path);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot delete orphan file " + path, e);
-        }
     }
 }
