@@ -107,6 +107,7 @@ class S3RequestCountsTest {
                 S3RequestCounts before = io.requestCounts();
                 table.newAppend().addFiles(files).commit();
                 S3RequestCounts cost = io.requestCounts().minus(before);
+                System.out.println("REQUESTS commit of 4 files " + c + ": " + cost);
                 // The first commit also lists commits/: the table has no LATEST hint yet.
                 long allowed = 3 + files.size() + (c == 1 ? 1 : 0);
                 assertThat(cost.total()).as("commit %d: %s", c, cost).isLessThanOrEqualTo(allowed);
@@ -118,6 +119,7 @@ class S3RequestCountsTest {
             assertThat(Rows.readAll(table.newScan().rows(), schema.rowType(), false)).hasSize(100);
             S3RequestCounts read = io.requestCounts().minus(before);
             long dataFiles = table.currentSnapshot().files().size();
+            System.out.println("REQUESTS read of " + dataFiles + " data files: " + read);
             assertThat(read.get(Kind.HEAD)).as("read: %s", read).isZero();
             assertThat(read.get(Kind.GET)).as("read: %s", read).isEqualTo(dataFiles);
         }
