@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -139,6 +140,43 @@ class SqlCommandTest {
     }
 
     @Test
+    void aCorruptFileIsReportedFirstNamingTheFile() throws IOException {
+        Path warehouse = dir.resolve("lake");
+        String catalog =
+                "CREATE CATALOG lake WITH ('type' = 'weir', 'warehouse' = '"
+                        + warehouse
+                        + "');\nUSE CATALOG lake;\nSET 'execution.runtime-mode' = 'batch';\n";
+        Run write =
+                run(
+                        "sql",
+                        "-e",
+                        catalog
+                                + "CREATE TABLE t (id BIGINT, s STRING, PRIMARY KEY (id) NOT"
+                                + " ENFORCED) WITH ('bucket' = '1', 'log.codec' = 'none');\n"
+                                + "INSERT INTO t /*+ OPTIONS('write.mode' = 'upsert') */ VALUES"
+                                + " (1, 'one'), (2, 'two');\n");
+        assertThat(write.exitCode()).as(write.err()).isZero();
+        Path log;
+        try (var files = Files.walk(warehouse)) {
+            log = files.filter(p -> p.toString().endsWith(".wlog")).findFirst().orElseThrow();
+        }
+        byte[] bytes = Files.readAllBytes(log);
+        bytes[bytes.length / 2] ^= 0x5a; // inside the block, so its checksum no longer matches
+        Files.write(log, bytes);
+
+        Run read = run("sql", "--format", "csv", "-e", catalog + "SELECT * FROM t;\n");
+
+        assertThat(read.exitCode()).isEqualTo(SqlCommand.FAILED);
+        List<String> err = read.err().lines().toList();
+        int failed = err.indexOf("[ERROR] Statement 4 (line 4) failed: SELECT * FROM t");
+        assertThat(failed).as(read.err()).isNotNegative();
+        assertThat(err.get(failed + 1))
+                .startsWith("  io.weir.exceptions.CorruptFileException: ")
+                .contains(log.getFileName().toString());
+        assertThat(read.err()).doesNotContain("\tat ");
+    }
+
+    @Test
     void tablesShowTheRowKindInStreamingModeAndNulls() {
         Run run = run("sql", "-e", PEOPLE + "SELECT * FROM people WHERE id > 2");
 
@@ -181,8 +219,10 @@ class SqlCommandTest {
         assertThat(run.out()).isEqualTo("op,EXPR$0\n+I,before\n");
         assertThat(run.err())
                 .contains("[ERROR] Statement 4 (line 4) failed: INSERT INTO bh ...\n")
-                .contains("  Job execution failed.\n")
-                .contains("  Caused by: java.lang.ArithmeticException: / by zero\n")
+                .contains(
+                        "failed: INSERT INTO bh ...\n"
+                                + "  java.lang.ArithmeticException: / by zero\n"
+                                + "  In: Job execution failed.\n")
                 .doesNotContain("\tat ");
     }
 

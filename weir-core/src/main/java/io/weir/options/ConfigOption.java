@@ -82,15 +82,16 @@ public final class ConfigOption<T> {
         try {
             value = parser.apply(text.trim());
         } catch (RuntimeException e) {
+            // The parser's own exception (NumberFormatException, "No enum constant ...") says
+            // nothing a user can act on, so it is neither quoted nor kept as the cause: the
+            // message names the option, the value and what is valid.
             throw new IllegalArgumentException(
                     "Invalid value '"
                             + text
                             + "' for option '"
                             + key
                             + "': expected "
-                            + expectation()
-                            + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"),
-                    e);
+                            + expectation());
         }
         validate(value, text);
         return value;

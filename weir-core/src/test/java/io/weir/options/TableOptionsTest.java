@@ -5,10 +5,13 @@ import io.weir.log.LogCodec;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 class TableOptionsTest {
 
@@ -73,6 +76,57 @@ class TableOptionsTest {
         assertThatThrownBy(() -> TableOptions.of(Map.of("write-only", "yes")))
                 .hasMessageStartingWith(
                         "Invalid value 'yes' for option 'write-only': expected true or false");
+    }
+
+    /**
+     * Every option of every kind, given a value of the wrong shape, fails with one message that
+     * names the value, the option and what is valid, and nothing of Java's parsers (no cause, no
+     * "No enum constant", no "For input string").
+     */
+    @Test
+    void everyOptionRejectsAValueOfTheWrongShapeInOneClearSentence() {
+        List<ConfigOption<?>> all = new ArrayList<>(TableOptions.ALL.values());
+        all.addAll(StorageOptions.ALL.values());
+        int checked = 0;
+        for (ConfigOption<?> option : all) {
+            String expectation =
+                    switch (option.type().getSimpleName()) {
+                        case "Integer" -> "an integer";
+                        case "Long" -> "a long integer";
+                        case "Boolean" -> "true or false";
+                        case "MemorySize" -> "a memory size such as '64 kb' or '256 mb'";
+                        case "Duration" -> "a duration such as '30 s', '10 min' or '7 d'";
+                        case "String" -> null; // any text parses; checked where it is used
+                        default -> "one of " + option.validValues();
+                    };
+            if (expectation == null) {
+                continue;
+            }
+            String bad = "no-such-value";
+            Map<String, String> given = Map.of(option.key(), bad);
+            Throwable error =
+                    catchThrowable(
+                            () -> {
+                                if (StorageOptions.ALL.containsKey(option.key())) {
+                                    StorageOptions.of(given);
+                                } else {
+                                    TableOptions.of(given);
+                                }
+                            });
+            assertThat(error)
+                    .as(option.key())
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage(
+                            "Invalid value '"
+                                    + bad
+                                    + "' for option '"
+                                    + option.key()
+                                    + "': expected "
+                                    + expectation)
+                    .hasNoCause();
+            checked++;
+        }
+        assertThat(checked).isGreaterThan(25);
     }
 
     @Test

@@ -6,32 +6,40 @@ import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
-/** Turns an exception chain into a short message: the top message and the root cause. */
+/** Turns an exception chain into a short message: the cause first, then the top message. */
 public final class Failures {
     private Failures() {}
 
     /**
-     * The lines that say why something failed: the first meaningful message of the chain and, if it
-     * does not already say it, the root cause ({@code Caused by: class: message}).
+     * The lines that say why something failed, the cause first: a Weir exception in the chain (it
+     * names the table, file or option), else the root cause, as {@code class: message}; then, if it
+     * does not already say it, the first meaningful message of the chain after {@code In: } (for a
+     * failed job, Flink's own message, which can run to many lines).
      */
     public static List<String> describe(Throwable failure) {
         Throwable top = unwrap(failure);
+        Throwable cause = null;
         Throwable root = top;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
+        for (Throwable t = top; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (cause == null && t != top && t.getClass().getName().startsWith("io.weir.")) {
+                cause = t;
+            }
+            root = t;
+        }
+        if (cause == null) {
+            cause = root;
         }
         List<String> lines = new ArrayList<>();
         String topText = hasMessage(top) ? top.getMessage().strip() : top.getClass().getName();
-        lines.add(topText);
-        if (root != top) {
-            String rootText =
-                    hasMessage(root)
-                            ? root.getClass().getName() + ": " + root.getMessage().strip()
-                            : root.getClass().getName();
-            if (!hasMessage(root) || !topText.contains(root.getMessage().strip())) {
-                lines.add("Caused by: " + rootText);
-            }
+        if (cause == top || (hasMessage(cause) && topText.contains(cause.getMessage().strip()))) {
+            lines.add(topText);
+            return lines;
         }
+        lines.add(
+                hasMessage(cause)
+                        ? cause.getClass().getName() + ": " + cause.getMessage().strip()
+                        : cause.getClass().getName());
+        lines.add("In: " + topText);
         return lines;
     }
 

@@ -201,12 +201,10 @@ class WeirDynamicTableFactoryTest {
                 "Invalid value '0' for option 'bucket': must be between 1 and 32768");
         assertInvalid(
                 "'bucket' = 'four'",
-                "Invalid value 'four' for option 'bucket': expected an integer (For input string:"
-                        + " \"four\")");
+                "Invalid value 'four' for option 'bucket': expected an integer");
         assertInvalid(
                 "'log.codec' = 'gzip'",
-                "Invalid value 'gzip' for option 'log.codec': expected one of [none, lz4, zstd] (No"
-                        + " enum constant io.weir.log.LogCodec.GZIP)");
+                "Invalid value 'gzip' for option 'log.codec': expected one of [none, lz4, zstd]");
         assertInvalid(
                 "'write-buffer-size' = '10 kb'",
                 "Invalid value '10 kb' for option 'write-buffer-size': must be at least 1 mb");
@@ -216,8 +214,7 @@ class WeirDynamicTableFactoryTest {
                         + " and 16 mb");
         assertInvalid(
                 "'write-only' = 'yes'",
-                "Invalid value 'yes' for option 'write-only': expected true or false (not a"
-                        + " boolean)");
+                "Invalid value 'yes' for option 'write-only': expected true or false");
         assertInvalid("'sink.parallelism' = 'x'", "Invalid value for option 'sink.parallelism'.");
     }
 
