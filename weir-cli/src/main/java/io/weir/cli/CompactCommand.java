@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
@@ -53,16 +54,25 @@ public final class CompactCommand implements Callable<Integer> {
 
     @Option(
             names = "--full",
-            description = "Compact every file group with a log file (or more than one file).")
+            description =
+                    "Compact every file group with a log file or more than one file (the"
+                            + " default).")
     boolean full;
 
     @Option(
             names = "--min-log-files",
             paramLabel = "N",
             description =
-                    "Compact file groups with at least N log files. Default: the table option"
-                            + " compaction.max-log-files.")
+                    "Instead of every group: only those with at least N log files (N >= 1;"
+                            + " sorted runs newer than the group's first base count as log files).")
     Integer minLogFiles;
+
+    @Option(
+            names = "--due",
+            description =
+                    "Instead of every group: only those due by the table's"
+                            + " compaction.max-log-files or compaction.max-log-bytes.")
+    boolean due;
 
     @Override
     public Integer call() {
@@ -79,13 +89,27 @@ public final class CompactCommand implements Callable<Integer> {
 
     private int run(PrintWriter out) {
         long start = System.nanoTime();
+        int chosen = (full ? 1 : 0) + (minLogFiles != null ? 1 : 0) + (due ? 1 : 0);
+        if (chosen > 1) {
+            throw new ParameterException(
+                    spec.commandLine(), "Give one of --full, --min-log-files N and --due");
+        }
+        if (minLogFiles != null && minLogFiles < 1) {
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "Invalid value "
+                            + minLogFiles
+                            + " for --min-log-files: must be at least 1 (without it every file"
+                            + " group with a log file or more than one file is compacted)");
+        }
+        boolean everything = minLogFiles == null && !due;
         Table t = Tables.load(table, storage.storage());
         CompactionJob.Options options =
                 new CompactionJob.Options(
                         table,
                         FileIOLoader.of(table, storage.storage()),
                         partition,
-                        full,
+                        everything,
                         minLogFiles == null ? -1 : minLogFiles,
                         1);
         List<ScanTask> tasks = CompactionJob.plan(t, options);
@@ -137,7 +161,11 @@ public final class CompactCommand implements Callable<Integer> {
     }
 
     private String scope() {
-        return partition == null ? "all partitions" : "partition " + partition;
+        String groups =
+                minLogFiles != null
+                        ? "file groups with at least " + minLogFiles + " log files"
+                        : due ? "file groups due by the table's options" : "every file group";
+        return groups + (partition == null ? ", all partitions" : ", partition " + partition);
     }
 
     private static long bytes(ScanTask task) {

@@ -61,6 +61,42 @@ class CompactCommandTest {
         assertThat(nothing.out()).contains("Nothing to compact");
     }
 
+    /** Two batch loads leave two overlapping base files per group: the default compacts them. */
+    @Test
+    void byDefaultCompactsEveryGroupWithMoreThanOneFileAsPaimonsBatchCompactDoes() {
+        ServiceTable t = new ServiceTable(dir, 3);
+        t.bulkLoad(0, 200);
+        t.bulkLoad(100, 200);
+        List<List<Object>> before = t.rows();
+        assertThat(before).hasSize(300);
+        assertThat(t.groups().values()).allSatisfy(files -> assertThat(files).hasSize(2));
+
+        Cli cli = Cli.run("compact", "--table", t.location);
+        assertThat(cli.exit()).as(cli.err()).isZero();
+        assertThat(cli.out()).contains("Compacting 4 file groups").contains("Committed commit 3");
+        assertThat(t.groups().values()).allSatisfy(files -> assertThat(files).hasSize(1));
+        assertThat(t.rows()).isEqualTo(before);
+    }
+
+    @Test
+    void refusesZeroLogFilesAndTwoModesAtOnce() {
+        ServiceTable t = new ServiceTable(dir, 4);
+        t.commit(10);
+        t.commit(10);
+        Map<FileGroupId, List<DataFile>> before = t.groups();
+        Cli zero = Cli.run("compact", "--table", t.location, "--min-log-files", "0");
+        assertThat(zero.exit()).isEqualTo(2);
+        assertThat(zero.err())
+                .contains(
+                        "Invalid value 0 for --min-log-files: must be at least 1 (without it every"
+                                + " file group with a log file or more than one file is"
+                                + " compacted)");
+        Cli both = Cli.run("compact", "--table", t.location, "--full", "--min-log-files", "2");
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(both.err()).contains("Give one of --full, --min-log-files N and --due");
+        assertThat(t.groups()).as("nothing was compacted").isEqualTo(before);
+    }
+
     @Test
     void rejectsAPartitionKeyTheTableHasNot() {
         ServiceTable t = new ServiceTable(dir, 2);

@@ -1,5 +1,6 @@
 package io.weir.cli.services;
 
+import io.weir.BulkWrite;
 import io.weir.DataFile;
 import io.weir.FileGroupId;
 import io.weir.Schema;
@@ -51,6 +52,23 @@ final class ServiceTable {
                 String dt = DAYS[random.nextInt(DAYS.length)];
                 RowKind kind = random.nextInt(5) == 0 ? RowKind.DELETE : RowKind.INSERT;
                 write.write(BinaryRowWriter.toRow(type, kind, id, dt, random.nextLong()));
+            }
+            List<DataFile> files = write.prepareCommit();
+            return table.newAppend().addFiles(files).commit().commit().id();
+        }
+    }
+
+    /**
+     * One batch load of {@code rows} new keys from {@code firstId} with bulk insert: sorted base
+     * files that overlap those of earlier loads in every file group. Returns the commit's id.
+     */
+    long bulkLoad(long firstId, int rows) {
+        RowType type = table.schema().rowType();
+        try (BulkWrite write = table.newBulkWrite().create()) {
+            for (long id = firstId; id < firstId + rows; id++) {
+                write.write(
+                        BinaryRowWriter.toRow(
+                                type, RowKind.INSERT, id, DAYS[(int) (id % DAYS.length)], id));
             }
             List<DataFile> files = write.prepareCommit();
             return table.newAppend().addFiles(files).commit().commit().id();

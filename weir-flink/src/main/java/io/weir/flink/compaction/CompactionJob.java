@@ -61,13 +61,15 @@ public final class CompactionJob {
                     location != null && !location.isBlank(), "Compaction needs --table PATH");
         }
 
+        /** Every file group with a log file or more than one file, as Paimon's batch compact. */
         public static Options of(String location) {
-            return new Options(location, FileIOLoader.of(location), null, false, -1, -1);
+            return new Options(location, FileIOLoader.of(location), null, true, -1, -1);
         }
 
         /**
-         * Parses {@code --table PATH [--partition k=v[,k=v]] [--full] [--min-log-files N]
-         * [--parallelism N]}.
+         * Parses {@code --table PATH [--partition k=v[,k=v]] [--full | --min-log-files N]
+         * [--parallelism N]}. Without {@code --min-log-files}, every file group with a log file or
+         * more than one file is compacted ({@code --full}, the default).
          */
         public static Options parse(String[] args) {
             String location = null;
@@ -92,6 +94,7 @@ public final class CompactionJob {
             }
             ValidationException.check(
                     !(full && minLogFiles > 0), "Give either --full or --min-log-files, not both");
+            full = minLogFiles < 0;
             ValidationException.check(
                     location != null && !location.isBlank(), "Compaction needs --table PATH");
             return new Options(

@@ -18,12 +18,13 @@ import java.util.List;
 
 /**
  * {@code CALL c.sys.compact('db.t' [, partition] [, compact_strategy] [, min_log_files] [,
- * parallelism])}: compacts the due file groups (or, with {@code compact_strategy => 'full'}, every
- * group with a log, as Paimon's argument of that name) as a bounded Flink job in the caller's
- * environment, which is how a cluster runs it from SQL. The same job as {@link CompactionJob};
- * returns one row: the groups compacted, the files they had, the bytes read and the table's latest
- * commit afterwards (the compaction's own unless ingestion committed meanwhile; null if nothing was
- * due).
+ * parallelism])}: compacts every file group with a log file or more than one file ({@code
+ * compact_strategy => 'full'}, the default, as Paimon's in batch mode), or with {@code 'minor'} the
+ * groups due by the table's options, or with {@code min_log_files} those with that many logs as a
+ * bounded Flink job in the caller's environment, which is how a cluster runs it from SQL. The same
+ * job as {@link CompactionJob}; returns one row: the groups compacted, the files they had, the
+ * bytes read and the table's latest commit afterwards (the compaction's own unless ingestion
+ * committed meanwhile; null if nothing was due).
  */
 public final class CompactProcedure implements Procedure {
     static final String NAME = "compact";
@@ -63,8 +64,8 @@ public final class CompactProcedure implements Procedure {
             Integer minLogFiles,
             Integer parallelism)
             throws Exception {
-        boolean fullCompaction = isFull(compactStrategy);
-        if (fullCompaction && minLogFiles != null) {
+        boolean fullCompaction = minLogFiles == null && isFull(compactStrategy);
+        if (minLogFiles != null && "full".equalsIgnoreCase(compactStrategy)) {
             throw new ValidationException(
                     "Procedure compact takes either compact_strategy 'full' or 'min_log_files',"
                             + " not both");
@@ -99,16 +100,17 @@ public final class CompactProcedure implements Procedure {
     }
 
     private static boolean isFull(String strategy) {
-        if (strategy == null || strategy.equalsIgnoreCase("minor")) {
-            return false;
-        } else if (strategy.equalsIgnoreCase("full")) {
+        if (strategy == null || strategy.equalsIgnoreCase("full")) {
             return true;
+        } else if (strategy.equalsIgnoreCase("minor")) {
+            return false;
         }
         throw new ValidationException(
                 "Invalid value '"
                         + strategy
-                        + "' for argument 'compact_strategy' of procedure compact: 'minor' (the due"
-                        + " file groups, the default) or 'full' (every group with a log)");
+                        + "' for argument 'compact_strategy' of procedure compact: 'full' (every"
+                        + " group with a log file or more than one file, the default) or 'minor'"
+                        + " (the groups due by the table's compaction options)");
     }
 
     private static void checkPositive(String argument, Integer value) {
