@@ -12,7 +12,9 @@ import picocli.CommandLine.Option;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -136,6 +138,29 @@ public final class BenchCommand implements Callable<Integer> {
                             + " value shapes)")
     String source;
 
+    @Option(
+            names = "--warehouse",
+            description =
+                    "s3 (start versitygw and use it) or s3://bucket/path: Weir's and Paimon's"
+                            + " tables on S3 (docs/benchmark.md, \"On S3\")")
+    String warehouse;
+
+    @Option(names = "--s3-endpoint", description = "--warehouse s3://...: the S3 endpoint URI")
+    String s3Endpoint;
+
+    @Option(
+            names = "--conf",
+            description =
+                    "a storage option KEY=VALUE for --warehouse (s3.region, s3.access-key,"
+                            + " s3.secret-key, s3.path-style-access, ...; docs/options.md)")
+    Map<String, String> conf;
+
+    @Option(
+            names = "--also-local",
+            description =
+                    "--all --warehouse: also run Weir and Paimon on local disk in the same suite")
+    boolean alsoLocal;
+
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
@@ -181,6 +206,29 @@ public final class BenchCommand implements Callable<Integer> {
         RunSetup setup =
                 new RunSetup(
                         parallelism, buckets, checkpointIntervalMs, heap, bulkInsert, sourceKind);
+        if (warehouse != null) {
+            if (bulkInsert || lifecycle) {
+                throw new CommandLine.ParameterException(
+                        new CommandLine(this),
+                        "--warehouse runs the streaming ingestion only: no --bulk-insert or"
+                                + " --lifecycle");
+            }
+            Map<String, String> storage = new LinkedHashMap<>();
+            if (conf != null) {
+                storage.putAll(conf);
+            }
+            if (s3Endpoint != null) {
+                storage.put("s3.endpoint", s3Endpoint);
+            }
+            try (S3Setup s3 = S3Setup.open(warehouse, storage, workspace.dir(), keep)) {
+                Runs runs = new Runs(workspace, jvm, setup, System.err, s3);
+                return all ? runS3Suite(runs, home, setup) : runOne(runs, workspace);
+            }
+        }
+        if (alsoLocal) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this), "--also-local goes with --all --warehouse");
+        }
         Runs runs = new Runs(workspace, jvm, setup, System.err);
         if (all) {
             if (sink != null || schema != null || rows != null || bulkInsert) {
@@ -204,6 +252,32 @@ public final class BenchCommand implements Callable<Integer> {
             Path target = report != null ? report : home.resolve("BENCHMARKS.md");
             return suite.run(runs, System.out, new ReportWriter(target, describeSuite(), setup));
         }
+        return runOne(runs, workspace);
+    }
+
+    private int runS3Suite(Runs runs, Path home, RunSetup setup) throws Exception {
+        if (sink != null || schema != null || rows != null) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    "--all runs every sink and schema: no --sink, --schema or --rows");
+        }
+        S3Suite suite =
+                new S3Suite(
+                        sinks == null
+                                ? List.of(SinkKind.WEIR, SinkKind.PAIMON)
+                                : sinks.stream().map(SinkKind::parse).toList(),
+                        schemas == null
+                                ? Arrays.asList(Workload.values())
+                                : schemas.stream().map(Workload::parse).toList(),
+                        rowsScale,
+                        repeat,
+                        alsoLocal,
+                        !noVerify);
+        Path target = report != null ? report : home.resolve("BENCHMARKS-s3.md");
+        return suite.run(runs, System.out, target, describeSuite(), setup);
+    }
+
+    private int runOne(Runs runs, Workspace workspace) throws Exception {
         if (sink == null || schema == null) {
             throw new CommandLine.ParameterException(
                     new CommandLine(this), "Give --sink and --schema, or --all");
@@ -237,6 +311,15 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (noLifecycle) {
             s.append(" --no-lifecycle");
+        }
+        if (warehouse != null) {
+            s.append(" --warehouse ").append(warehouse);
+            if (s3Endpoint != null) {
+                s.append(" --s3-endpoint ").append(s3Endpoint);
+            }
+            if (alsoLocal) {
+                s.append(" --also-local");
+            }
         }
         if (!source.equals("gen")) {
             s.append(" --source ").append(source);

@@ -38,9 +38,16 @@ final class BenchLibs {
 
     /** The child's classpath for a sink: this module's jar, the connector's sets, Flink's set. */
     String classpath(SinkKind sink) {
+        return classpath(sink, List.of());
+    }
+
+    /** The same, with {@code extraSets} (e.g. Paimon's S3 file system) before the sink's sets. */
+    String classpath(SinkKind sink, List<String> extraSets) {
         List<String> entries = new ArrayList<>();
         entries.add(existing(benchJar).toString());
-        for (String set : sink.libs()) {
+        List<String> sets = new ArrayList<>(extraSets);
+        sets.addAll(sink.libs());
+        for (String set : sets) {
             for (Path jar : jars(set)) {
                 entries.add(jar.toString());
             }

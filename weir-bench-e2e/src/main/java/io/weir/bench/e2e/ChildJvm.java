@@ -3,6 +3,8 @@ package io.weir.bench.e2e;
 import io.weir.bench.e2e.job.BenchJob;
 import io.weir.bench.e2e.job.JobSettings;
 import io.weir.bench.e2e.job.Phase;
+import io.weir.bench.e2e.job.RemoteWarehouse;
+import io.weir.bench.e2e.job.SinkKind;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -61,7 +63,12 @@ final class ChildJvm {
         command.add("-Dlog4j.configurationFile=" + log4jConfig);
         command.add("-Djava.io.tmpdir=" + tmpDir(settings));
         command.add("-cp");
-        command.add(libs.classpath(settings.sink()));
+        command.add(
+                libs.classpath(
+                        settings.sink(),
+                        settings.remote() != null && settings.sink() == SinkKind.PAIMON
+                                ? List.of("paimon-s3")
+                                : List.of()));
         command.add(BenchJob.class.getName());
         command.addAll(settings.toArgs());
         return command;
@@ -82,6 +89,10 @@ final class ChildJvm {
         Files.createDirectories(log.getParent());
         Files.writeString(log, String.join(" ", command) + "\n\n");
         ProcessBuilder builder = new ProcessBuilder(command);
+        if (settings.remote() != null) {
+            // Credentials stay off the command line, which goes to the log.
+            builder.environment().put(RemoteWarehouse.OPTIONS_ENV, settings.remote().optionsText());
+        }
         builder.redirectError(
                 echo
                         ? ProcessBuilder.Redirect.INHERIT

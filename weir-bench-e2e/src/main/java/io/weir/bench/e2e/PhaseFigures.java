@@ -13,7 +13,25 @@ record PhaseFigures(
         double gcSeconds,
         double peakRssMb,
         long tableBytes,
-        long rows) {
+        long rows,
+        JsonNode json) {
+
+    PhaseFigures(
+            double seconds,
+            double cpuSeconds,
+            double gcSeconds,
+            double peakRssMb,
+            long tableBytes,
+            long rows) {
+        this(seconds, cpuSeconds, gcSeconds, peakRssMb, tableBytes, rows, null);
+    }
+
+    /** A figure of the phase's line (S3 requests, commits), NaN if absent. */
+    double figure(String key) {
+        return json == null || !json.has(key) || json.get(key).isNull()
+                ? Double.NaN
+                : json.get(key).asDouble();
+    }
 
     static PhaseFigures of(JsonNode json) {
         return new PhaseFigures(
@@ -22,6 +40,7 @@ record PhaseFigures(
                 json.path("gc_s").asDouble(Double.NaN),
                 json.path("peak_rss_mb").asDouble(Double.NaN),
                 json.path("table_bytes").asLong(-1),
-                json.path("rows").asLong(-1));
+                json.path("rows").asLong(-1),
+                json);
     }
 }

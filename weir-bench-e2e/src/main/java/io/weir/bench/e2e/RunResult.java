@@ -75,6 +75,24 @@ record RunResult(
         json.put("parallelism", settings.parallelism());
         json.put("flink", settings.sink().flinkVersion());
         json.put("source", settings.source().id());
+        if (settings.remote() != null) {
+            json.put("storage", "s3");
+        }
+        if (ingest != null && ingest.json() != null) {
+            // S3 requests and bytes of the ingestion (through the proxy), commits and checkpoints.
+            ingest.json()
+                    .fields()
+                    .forEachRemaining(
+                            e -> {
+                                String k = e.getKey();
+                                if (k.startsWith("s3_")
+                                        || k.startsWith("commit")
+                                        || k.equals("checkpoints")
+                                        || k.equals("steady_commits")) {
+                                    json.set(k, e.getValue());
+                                }
+                            });
+        }
         for (Phase phase : new Phase[] {Phase.COMPACT, Phase.COUNT, Phase.SCAN}) {
             PhaseFigures figures = phases.get(phase);
             if (figures != null) {

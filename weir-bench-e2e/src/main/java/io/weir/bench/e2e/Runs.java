@@ -17,12 +17,25 @@ final class Runs {
     private final ChildJvm jvm;
     private final RunSetup setup;
     private final PrintStream progress;
+    private final S3Setup s3;
 
     Runs(Workspace workspace, ChildJvm jvm, RunSetup setup, PrintStream progress) {
+        this(workspace, jvm, setup, progress, null);
+    }
+
+    /**
+     * @param s3 the object store of {@code --warehouse}, or null
+     */
+    Runs(Workspace workspace, ChildJvm jvm, RunSetup setup, PrintStream progress, S3Setup s3) {
         this.workspace = workspace;
         this.jvm = jvm;
         this.setup = setup;
         this.progress = progress;
+        this.s3 = s3;
+    }
+
+    S3Setup s3() {
+        return s3;
     }
 
     RunSetup setup() {
@@ -61,7 +74,21 @@ final class Runs {
     /** Runs one sink on one workload in a child JVM; a failed run is a result too. */
     RunResult run(SinkKind sink, Workload workload, long rows, List<Phase> phases)
             throws IOException, InterruptedException {
-        Path dir = workspace.newRunDir(sink.id(), workload.id(), rows);
+        return run(sink, workload, rows, phases, s3 != null);
+    }
+
+    /**
+     * Runs one sink on one workload in a child JVM; with {@code onS3} (and a session store) a
+     * table's warehouse is on the object store.
+     */
+    RunResult run(SinkKind sink, Workload workload, long rows, List<Phase> phases, boolean onS3)
+            throws IOException, InterruptedException {
+        boolean remote = onS3 && s3 != null && sink.writesTable();
+        if (remote && sink != SinkKind.WEIR && sink != SinkKind.PAIMON) {
+            throw new IllegalArgumentException(
+                    "--warehouse s3 runs weir and paimon (and the blackhole), not " + sink.id());
+        }
+        Path dir = workspace.newRunDir(sink.id() + (remote ? "-s3" : ""), workload.id(), rows);
         JobSettings settings =
                 new JobSettings(
                         sink,
@@ -73,16 +100,21 @@ final class Runs {
                         dir,
                         phases,
                         setup.bulkInsert(),
-                        setup.source());
+                        setup.source(),
+                        remote ? s3.forRun(dir.getFileName().toString()) : null);
         progress.printf(
                 Locale.ROOT,
-                "weir bench: %s, %s, %,d rows, phases %s ...%n",
+                "weir bench: %s%s, %s, %,d rows, phases %s ...%n",
                 sink.id(),
+                remote ? " on S3" : "",
                 workload.id(),
                 rows,
                 String.join(",", phases.stream().map(Phase::id).toList()));
         RunResult result = jvm.run(settings, workspace.logOf(dir));
         workspace.finished(settings);
+        if (remote) {
+            s3.finished(dir.getFileName().toString());
+        }
         if (result.ok()) {
             progress.printf(
                     Locale.ROOT,

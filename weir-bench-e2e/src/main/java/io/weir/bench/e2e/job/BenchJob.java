@@ -7,6 +7,8 @@ import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 
+import java.util.Map;
+
 /**
  * The main class of a benchmark child JVM: runs the phases of one run and prints one line per
  * phase, {@value #PREFIX}{@code {json}}, on stdout. Everything else it prints is log.
@@ -29,7 +31,8 @@ public final class BenchJob {
                         settings.workload(),
                         settings.dir(),
                         settings.parallelism(),
-                        settings.buckets());
+                        settings.buckets(),
+                        settings.remote());
     }
 
     public static void main(String[] args) {
@@ -90,10 +93,22 @@ public final class BenchJob {
                         + (settings.bulkInsert() ? " " + table.bulkInsertHint() : "")
                         + " SELECT * FROM "
                         + SOURCE;
+        String countsUrl = settings.remote() == null ? null : settings.remote().countsUrl();
+        Map<String, Long> before = countsUrl == null ? Map.of() : RequestCounts.fetch(countsUrl);
+        CommitProbe.countsUrl = countsUrl;
         ProcessMeter meter = ProcessMeter.start();
         env.executeSql(insert).await();
-        return meter.stop(Phase.INGEST)
-                .put("table_bytes", ProcessMeter.bytesUnder(table.tableDir()));
+        JsonLine line = meter.stop(Phase.INGEST);
+        if (countsUrl != null) {
+            // What the sink sent to the object store during the ingestion, through the proxy.
+            RequestCounts.fetch(countsUrl)
+                    .forEach((k, v) -> line.put("s3_" + k, v - before.getOrDefault(k, 0L)));
+        }
+        CommitProbe probe = CommitProbe.current();
+        if (probe != null && !settings.bulkInsert()) {
+            probe.addTo(line);
+        }
+        return line.put("table_bytes", ProcessMeter.bytesUnder(table.tableDir()));
     }
 
     /** The source, the sink's table and the scan's blackhole in a new environment. */

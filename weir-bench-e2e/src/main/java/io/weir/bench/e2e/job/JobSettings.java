@@ -24,7 +24,8 @@ public record JobSettings(
         Path dir,
         List<Phase> phases,
         boolean bulkInsert,
-        SourceKind source) {
+        SourceKind source,
+        RemoteWarehouse remote) {
 
     public JobSettings {
         if (rows < 1 || parallelism < 1 || buckets < 1 || checkpointIntervalMs < 1) {
@@ -37,6 +38,32 @@ public record JobSettings(
                             + " --source gen with --bulk-insert");
         }
         phases = List.copyOf(phases);
+    }
+
+    /** On local disk, under {@code dir}. */
+    public JobSettings(
+            SinkKind sink,
+            Workload workload,
+            long rows,
+            int parallelism,
+            int buckets,
+            long checkpointIntervalMs,
+            Path dir,
+            List<Phase> phases,
+            boolean bulkInsert,
+            SourceKind source) {
+        this(
+                sink,
+                workload,
+                rows,
+                parallelism,
+                buckets,
+                checkpointIntervalMs,
+                dir,
+                phases,
+                bulkInsert,
+                source,
+                null);
     }
 
     /** An ingestion by streaming upserts. */
@@ -73,6 +100,15 @@ public record JobSettings(
         args.addAll(List.of("--phases", String.join(",", phases.stream().map(Phase::id).toList())));
         args.addAll(List.of("--write-mode", bulkInsert ? "bulk-insert" : "upsert"));
         args.addAll(List.of("--source", source.id()));
+        if (remote != null) {
+            args.addAll(List.of("--warehouse", remote.uri()));
+            if (remote.files() != null) {
+                args.addAll(List.of("--warehouse-files", remote.files().toString()));
+            }
+            if (remote.countsUrl() != null) {
+                args.addAll(List.of("--counts-url", remote.countsUrl()));
+            }
+        }
         return args;
     }
 
@@ -87,6 +123,9 @@ public record JobSettings(
         List<Phase> phases = List.of();
         boolean bulkInsert = false;
         SourceKind source = SourceKind.GEN;
+        String warehouse = null;
+        Path warehouseFiles = null;
+        String countsUrl = null;
         for (int i = 0; i + 1 < args.length; i += 2) {
             String value = args[i + 1];
             switch (args[i]) {
@@ -101,6 +140,9 @@ public record JobSettings(
                         phases = Arrays.stream(value.split(",")).map(Phase::parse).toList();
                 case "--write-mode" -> bulkInsert = value.equals("bulk-insert");
                 case "--source" -> source = SourceKind.parse(value);
+                case "--warehouse" -> warehouse = value;
+                case "--warehouse-files" -> warehouseFiles = Path.of(value);
+                case "--counts-url" -> countsUrl = value;
                 default -> throw new IllegalArgumentException("Unknown argument " + args[i]);
             }
         }
@@ -119,6 +161,14 @@ public record JobSettings(
                 dir,
                 phases,
                 bulkInsert,
-                source);
+                source,
+                warehouse == null
+                        ? null
+                        : new RemoteWarehouse(
+                                warehouse,
+                                RemoteWarehouse.parseOptions(
+                                        System.getenv(RemoteWarehouse.OPTIONS_ENV)),
+                                warehouseFiles,
+                                countsUrl));
     }
 }

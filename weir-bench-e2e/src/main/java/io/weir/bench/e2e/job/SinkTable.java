@@ -22,6 +22,7 @@ public final class SinkTable {
     private final Path dir;
     private final int parallelism;
     private final int buckets;
+    private final RemoteWarehouse remote;
 
     /**
      * @param dir the run's directory: warehouses and tables go below it
@@ -29,6 +30,29 @@ public final class SinkTable {
      * @param buckets buckets of the table
      */
     public SinkTable(SinkKind kind, Workload workload, Path dir, int parallelism, int buckets) {
+        this(kind, workload, dir, parallelism, buckets, null);
+    }
+
+    /**
+     * @param remote the warehouse on an object store, or null for one under {@code dir} (Weir and
+     *     Paimon only)
+     */
+    public SinkTable(
+            SinkKind kind,
+            Workload workload,
+            Path dir,
+            int parallelism,
+            int buckets,
+            RemoteWarehouse remote) {
+        if (remote != null
+                && kind != SinkKind.WEIR
+                && kind != SinkKind.PAIMON
+                && kind.writesTable()) {
+            throw new IllegalArgumentException(
+                    "Only weir and paimon run with a warehouse on an object store, not "
+                            + kind.id());
+        }
+        this.remote = remote;
         this.kind = kind;
         this.workload = workload;
         this.dir = dir;
@@ -106,14 +130,21 @@ public final class SinkTable {
             case WEIR ->
                     List.of(
                             "CREATE CATALOG weir WITH ('type' = 'weir', 'warehouse' = '"
-                                    + warehouse()
-                                    + "')",
+                                    + (remote != null ? remote.uri() : warehouse().toString())
+                                    + "'"
+                                    + catalogOptions(remote == null ? Map.of() : remote.options())
+                                    + ")",
                             create);
             case PAIMON ->
                     List.of(
                             "CREATE CATALOG paimon WITH ('type' = 'paimon', 'warehouse' = '"
-                                    + warehouse().toUri()
-                                    + "')",
+                                    + (remote != null
+                                            ? remote.uri()
+                                            : warehouse().toUri().toString())
+                                    + "'"
+                                    + catalogOptions(
+                                            remote == null ? Map.of() : remote.paimonOptions())
+                                    + ")",
                             create);
             case HUDI, BLACKHOLE, SHUFFLE, BLACKHOLE117 -> List.of(create);
         };
@@ -129,8 +160,17 @@ public final class SinkTable {
         };
     }
 
-    /** The table's directory, or null for a blackhole or the shuffle. */
+    /**
+     * The table's directory on local disk, or null for a blackhole or the shuffle; on an object
+     * store, where its objects lie on local disk (a versitygw's data directory), or null if
+     * unknown.
+     */
     public Path tableDir() {
+        if (remote != null) {
+            return remote.files() == null
+                    ? null
+                    : remote.files().resolve("default.db").resolve(NAME);
+        }
         return switch (kind) {
             case WEIR, PAIMON -> warehouse().resolve("default.db").resolve(NAME);
             case HUDI -> dir.resolve(NAME);
@@ -152,6 +192,23 @@ public final class SinkTable {
 
     private Path warehouse() {
         return dir.resolve("warehouse");
+    }
+
+    /** Whether the table lives on an object store. */
+    boolean remote() {
+        return remote != null;
+    }
+
+    private static String catalogOptions(Map<String, String> options) {
+        StringBuilder s = new StringBuilder();
+        options.forEach(
+                (k, v) ->
+                        s.append(", '")
+                                .append(k)
+                                .append("' = '")
+                                .append(v.replace("'", "''"))
+                                .append('\''));
+        return s.toString();
     }
 
     private String with() {
