@@ -104,6 +104,16 @@ class HadoopFileIOProviderTest {
         // without HADOOP_CONF_DIR, the defaults only
         Configuration plain = HadoopConfigurations.of(StorageOptions.none(), Map.of());
         assertThat(plain.get("dfs.nameservices")).isNull();
+        assertThat(plain.get(HadoopConfigurations.FOLLOWING_BLOCK_DELAY)).isEqualTo("20");
+        assertThat(conf.get(HadoopConfigurations.FOLLOWING_BLOCK_DELAY)).isEqualTo("20");
+        Configuration slowClose =
+                HadoopConfigurations.of(
+                        StorageOptions.of(
+                                Map.of(
+                                        "hadoop." + HadoopConfigurations.FOLLOWING_BLOCK_DELAY,
+                                        "400")),
+                        Map.of());
+        assertThat(slowClose.get(HadoopConfigurations.FOLLOWING_BLOCK_DELAY)).isEqualTo("400");
         assertThat(plain.get("fs.hdfs.impl"))
                 .isEqualTo(org.apache.hadoop.hdfs.DistributedFileSystem.class.getName());
     }
