@@ -49,7 +49,10 @@ final class BaseAppendFiles implements AppendFiles {
     @Override
     public CommitResult commit() {
         CommitRequest.Builder request =
-                CommitRequest.builder(CommitKind.APPEND).add(files).properties(properties);
+                CommitRequest.builder(CommitKind.APPEND)
+                        .add(files)
+                        .properties(properties)
+                        .verifyAddedFiles();
         if (writerId != null) {
             request.writer(writerId, checkpointId);
         }

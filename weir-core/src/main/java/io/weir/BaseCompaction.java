@@ -140,7 +140,8 @@ final class BaseCompaction implements Compaction {
 
     @Override
     public CompactionResult commit(List<ScanTask> tasks, List<DataFile> outputs) {
-        CommitRequest.Builder request = CommitRequest.builder(CommitKind.COMPACT);
+        CommitRequest.Builder request =
+                CommitRequest.builder(CommitKind.COMPACT).verifyAddedFiles();
         int removed = 0;
         long records = 0;
         try {

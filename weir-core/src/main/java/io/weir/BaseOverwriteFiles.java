@@ -65,7 +65,8 @@ final class BaseOverwriteFiles implements OverwriteFiles {
                         f.partition());
             }
         }
-        CommitRequest.Builder request = CommitRequest.builder(CommitKind.OVERWRITE).add(files);
+        CommitRequest.Builder request =
+                CommitRequest.builder(CommitKind.OVERWRITE).add(files).verifyAddedFiles();
         if (all) {
             request.overwriteAll();
         } else {

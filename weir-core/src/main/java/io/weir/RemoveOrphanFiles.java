@@ -1,5 +1,7 @@
 package io.weir;
 
+import java.time.Duration;
+
 /**
  * Deletes files under the table location that no metadata references: files of writes that failed
  * or were aborted (a writer's files that were never committed, a failed compaction's outputs) and
@@ -13,10 +15,25 @@ package io.weir;
  * restore from an old checkpoint). See docs/table-services.md.
  */
 public interface RemoveOrphanFiles {
+    /**
+     * The least age of a file that orphan removal may delete, everywhere an age is given (the table
+     * option {@code orphan.older-than}, {@link #olderThan(Duration)}, {@code weir clean
+     * --orphans-older-than}, the {@code remove_orphan_files} procedure): a younger file may belong
+     * to a write whose commit is still to come.
+     */
+    Duration MIN_AGE = Duration.ofMinutes(1);
 
     /**
-     * Deletes only files last modified before this time (default: now minus the table option {@code
-     * orphan.older-than}).
+     * Deletes only files last modified longer ago than {@code age} (default: the table option
+     * {@code orphan.older-than}).
+     *
+     * @throws io.weir.exceptions.ValidationException if {@code age} is below {@link #MIN_AGE}
+     */
+    RemoveOrphanFiles olderThan(Duration age);
+
+    /**
+     * Deletes only files last modified before this time, with no floor: for tools and tests that
+     * know that no write is in flight. Prefer {@link #olderThan(Duration)}.
      */
     RemoveOrphanFiles olderThan(long timestampMillis);
 

@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -64,7 +65,7 @@ class TableErrorsTest {
     }
 
     @Test
-    void invalidRowKindBytesAreRejectedAndUpdateBeforeRowsIgnored() {
+    void invalidRowKindBytesAreRejectedAndUpdateBeforeRowsRetract() {
         try (TableWrite write = table.newWrite().create()) {
             for (byte bad : new byte[] {4, 7, -1, (byte) 0x80}) {
                 BinaryRow row = BinaryRowWriter.toRow(TYPE, 3L, "c", "x");
@@ -73,10 +74,47 @@ class TableErrorsTest {
                         .isInstanceOf(IllegalArgumentException.class)
                         .hasMessage("Invalid row kind byte: " + bad);
             }
-            write.write(BinaryRowWriter.toRow(TYPE, RowKind.UPDATE_BEFORE, 3L, "c", "x"));
             assertThat(write.stats().records()).isZero();
-            assertThat(write.prepareCommit()).isEmpty();
+            // A -U is kept: it retracts its key, as a -D does.
+            write.write(BinaryRowWriter.toRow(TYPE, RowKind.UPDATE_BEFORE, 3L, "c", "x"));
+            assertThat(write.stats().records()).isEqualTo(1);
+            assertThat(write.prepareCommit()).hasSize(1);
         }
+    }
+
+    /**
+     * A file deleted between its writing and its commit (orphan removal with too short an age) must
+     * not be published: the commit fails naming it, and the table keeps its committed rows.
+     */
+    @Test
+    void aCommitOfAFileThatNoLongerExistsIsRefused() throws IOException {
+        List<DataFile> files;
+        try (TableWrite write = table.newWrite().create()) {
+            write.write(BinaryRowWriter.toRow(TYPE, RowKind.INSERT, 3L, "c", "three"));
+            files = write.prepareCommit();
+        }
+        Files.delete(dir.resolve("t").resolve(files.get(0).path()));
+        long before = table.currentSnapshot().id();
+        assertThatThrownBy(() -> table.newAppend().addFiles(files).commit())
+                .isInstanceOf(MissingFileException.class)
+                .hasMessageContaining("to table " + table.location() + ": its data file ")
+                .hasMessageContaining(files.get(0).path() + " does not exist")
+                .hasMessageEndingWith("nothing was committed");
+        table.refresh();
+        assertThat(table.currentSnapshot().id()).isEqualTo(before);
+        assertThat(Rows.readAll(table.newScan().rows(), TYPE, false))
+                .containsExactlyInAnyOrder(List.of(1L, "a", "one"), List.of(2L, "b", "two"));
+    }
+
+    @Test
+    void orphanRemovalRefusesAnAgeBelowOneMinute() {
+        assertThatThrownBy(() -> table.removeOrphanFiles().olderThan(Duration.ofSeconds(59)))
+                .isInstanceOf(ValidationException.class)
+                .hasMessage(
+                        "Invalid age '59 s' for orphan removal of table "
+                                + table.location()
+                                + ": must be at least 1 min, so that the files of writes still to"
+                                + " be committed survive");
     }
 
     @Test

@@ -131,7 +131,16 @@ public final class CleanCommand implements Callable<Integer> {
 
         RemoveOrphanFiles orphans = t.removeOrphanFiles();
         if (orphansOlderThan != null) {
-            orphans.olderThan(now - duration("--orphans-older-than", orphansOlderThan).toMillis());
+            Duration age = duration("--orphans-older-than", orphansOlderThan);
+            if (age.compareTo(RemoveOrphanFiles.MIN_AGE) < 0) {
+                throw new ParameterException(
+                        spec.commandLine(),
+                        "Invalid value '"
+                                + orphansOlderThan
+                                + "' for --orphans-older-than: must be at least 1 min, so that the"
+                                + " files of writes still to be committed survive");
+            }
+            orphans.olderThan(now - age.toMillis());
         }
         if (dryRun) {
             orphans.dryRun();

@@ -8,6 +8,7 @@ import io.weir.FileKind;
 import io.weir.exceptions.CommitConflictException;
 import io.weir.exceptions.CommitStateUnknownException;
 import io.weir.exceptions.CorruptFileException;
+import io.weir.exceptions.MissingFileException;
 import io.weir.exceptions.SnapshotExpiredException;
 import io.weir.exceptions.ValidationException;
 import io.weir.exceptions.WeirException;
@@ -67,6 +68,9 @@ final class CommitProducer {
                         log.location());
                 return new CommitResult(earlierCommit(w, base), base, true);
             }
+            if (attempt == 0 && request.verifyAddedFiles()) {
+                checkAddedFilesExist();
+            }
             Commit commit = resolve(base);
             Commit landed = publish(commit);
             if (landed != null) {
@@ -114,6 +118,34 @@ final class CommitProducer {
                     List.of(),
                     List.of(),
                     Map.of(EXPIRED_PROPERTY, "true"));
+        }
+    }
+
+    /**
+     * A commit must never publish a file that is not there: orphan removal with too short an age
+     * could have deleted a file written for a checkpoint still in flight, and committing it would
+     * make every later read fail. One existence check (a stat, or a HEAD on S3) per new file.
+     */
+    private void checkAddedFilesExist() {
+        String root = log.location().endsWith("/") ? log.location() : log.location() + "/";
+        for (DataFile file : request.added()) {
+            String path = root + file.path();
+            boolean exists;
+            try {
+                exists = log.files().io().exists(path);
+            } catch (IOException e) {
+                throw new UncheckedIOException(
+                        "Cannot check that data file " + path + " exists before committing it", e);
+            }
+            if (!exists) {
+                throw new MissingFileException(
+                        String.format(
+                                "Cannot commit %s to table %s: its data file %s does not exist"
+                                        + " (deleted since it was written, e.g. by orphan removal"
+                                        + " with too short an age); nothing was committed",
+                                request, log.location(), path),
+                        null);
+            }
         }
     }
 

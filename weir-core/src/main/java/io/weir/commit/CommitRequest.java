@@ -30,6 +30,7 @@ public final class CommitRequest {
     private final Set<Partition> overwritePartitions;
     private final Map<String, String> properties;
     private final int schemaId;
+    private final boolean verifyAddedFiles;
 
     private CommitRequest(Builder b) {
         this.kind = b.kind;
@@ -41,6 +42,7 @@ public final class CommitRequest {
         this.overwritePartitions = Set.copyOf(b.overwritePartitions);
         this.properties = Map.copyOf(b.properties);
         this.schemaId = b.schemaId;
+        this.verifyAddedFiles = b.verifyAddedFiles;
     }
 
     public static Builder builder(CommitKind kind) {
@@ -55,6 +57,11 @@ public final class CommitRequest {
     /** A compaction: replaces {@code removed} with {@code added} (base files). */
     public static CommitRequest compact(List<String> removed, List<DataFile> added) {
         return builder(CommitKind.COMPACT).remove(removed).add(added).build();
+    }
+
+    /** Whether the commit checks that every added file exists before it lands. */
+    public boolean verifyAddedFiles() {
+        return verifyAddedFiles;
     }
 
     public CommitKind kind() {
@@ -130,6 +137,7 @@ public final class CommitRequest {
         private final Set<Partition> overwritePartitions = new LinkedHashSet<>();
         private final Map<String, String> properties = new LinkedHashMap<>();
         private int schemaId = -1;
+        private boolean verifyAddedFiles;
 
         private Builder(CommitKind kind) {
             this.kind = Objects.requireNonNull(kind, "kind");
@@ -187,6 +195,17 @@ public final class CommitRequest {
 
         public Builder properties(Map<String, String> props) {
             props.forEach(this::property);
+            return this;
+        }
+
+        /**
+         * Checks, before the commit lands, that every added file exists (a stat, or a HEAD on an
+         * object store, per file), and refuses the commit with a {@link
+         * io.weir.exceptions.MissingFileException} if one does not. Every table operation that adds
+         * files asks for it; the commit log alone records metadata and does not.
+         */
+        public Builder verifyAddedFiles() {
+            this.verifyAddedFiles = true;
             return this;
         }
 

@@ -37,7 +37,7 @@ public final class Durations {
         };
     }
 
-    static String format(Duration d) {
+    public static String format(Duration d) {
         long ms = d.toMillis();
         if (ms % 86_400_000L == 0 && ms != 0) {
             return ms / 86_400_000L + " d";

@@ -1,5 +1,6 @@
 package io.weir.options;
 
+import io.weir.RemoveOrphanFiles;
 import io.weir.base.BaseFileCompression;
 import io.weir.log.LogCodec;
 
@@ -244,7 +245,9 @@ public final class TableOptions {
             ConfigOption.key("orphan.older-than")
                     .durationType()
                     .defaultValue(Duration.ofDays(1))
-                    .checking(v -> v.toMillis() >= 60_000, "must be at least 1 min")
+                    .checking(
+                            v -> v.compareTo(RemoveOrphanFiles.MIN_AGE) >= 0,
+                            "must be at least 1 min")
                     .withDescription(
                             "Orphan removal deletes an unreferenced file only if it was last modified"
                                     + " longer ago than this, so that files of writes in flight survive."

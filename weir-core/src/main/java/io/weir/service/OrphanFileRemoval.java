@@ -5,13 +5,16 @@ import io.weir.DataFile;
 import io.weir.RemoveOrphanFiles;
 import io.weir.RemoveOrphanFilesResult;
 import io.weir.commit.CommitLog;
+import io.weir.exceptions.ValidationException;
 import io.weir.io.FileStatus;
+import io.weir.options.Durations;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -35,6 +38,18 @@ public final class OrphanFileRemoval implements RemoveOrphanFiles {
 
     public OrphanFileRemoval(CommitLog log) {
         this.log = log;
+    }
+
+    @Override
+    public RemoveOrphanFiles olderThan(Duration age) {
+        ValidationException.check(
+                age.compareTo(MIN_AGE) >= 0,
+                "Invalid age '%s' for orphan removal of table %s: must be at least %s, so that the"
+                        + " files of writes still to be committed survive",
+                Durations.format(age),
+                log.location(),
+                Durations.format(MIN_AGE));
+        return olderThan(log.clock().millis() - age.toMillis());
     }
 
     @Override

@@ -75,6 +75,14 @@ class CleanCommandTest {
         assertThat(t.rows()).isEqualTo(rows);
         assertThat(youngOrphan).exists();
 
+        Cli tooYoung = Cli.run("clean", "--table", t.location, "--orphans-older-than", "0 s");
+        assertThat(tooYoung.exit()).isEqualTo(2);
+        assertThat(tooYoung.err())
+                .contains(
+                        "Invalid value '0 s' for --orphans-older-than: must be at least 1 min, so"
+                                + " that the files of writes still to be committed survive");
+        assertThat(youngOrphan).exists();
+
         Cli orphans = Cli.run("clean", "--table", t.location, "--orphans-older-than", "5 min");
         assertThat(deleted(orphans.out())).containsExactly(youngOrphan.toString());
         assertThat(youngOrphan).doesNotExist();

@@ -5,6 +5,7 @@ import io.weir.RemoveOrphanFiles;
 import org.apache.flink.table.annotation.ArgumentHint;
 import org.apache.flink.table.annotation.DataTypeHint;
 import org.apache.flink.table.annotation.ProcedureHint;
+import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.procedure.ProcedureContext;
 import org.apache.flink.table.procedures.Procedure;
 import org.apache.flink.types.Row;
@@ -40,6 +41,14 @@ public final class RemoveOrphanFilesProcedure implements Procedure {
         Duration age = WeirProcedures.duration(NAME, "older_than", olderThan);
         RemoveOrphanFiles orphans = tables.locate(table).load().removeOrphanFiles();
         if (age != null) {
+            if (age.compareTo(RemoveOrphanFiles.MIN_AGE) < 0) {
+                throw new ValidationException(
+                        String.format(
+                                "Invalid value '%s' for argument 'older_than' of procedure %s:"
+                                        + " must be at least 1 min, so that the files of writes"
+                                        + " still to be committed survive",
+                                olderThan, NAME));
+            }
             orphans.olderThan(System.currentTimeMillis() - age.toMillis());
         }
         if (WeirProcedures.isTrue(dryRun)) {

@@ -124,6 +124,18 @@ class WeirProceduresTest {
         assertThat(orphan).doesNotExist();
         assertThat(young).exists();
         assertThat(tableRows()).isEqualTo(model);
+
+        // Younger than a minute, a file may belong to a write still to be committed.
+        assertThatThrownBy(() -> query("CALL c.sys.remove_orphan_files('db.t', '0 s')"))
+                .satisfies(
+                        e ->
+                                assertThat(messages(e))
+                                        .contains(
+                                                "Invalid value '0 s' for argument 'older_than' of"
+                                                        + " procedure remove_orphan_files: must be"
+                                                        + " at least 1 min, so that the files of"
+                                                        + " writes still to be committed survive"));
+        assertThat(young).exists();
     }
 
     @Test
