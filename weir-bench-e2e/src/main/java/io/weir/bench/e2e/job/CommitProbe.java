@@ -12,6 +12,7 @@ import org.apache.flink.metrics.reporter.MetricReporterFactory;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -50,12 +51,19 @@ public final class CommitProbe implements MetricReporter {
     private long commitsAtLastCounts;
 
     private final List<Long> durationsMs = new ArrayList<>();
-    private Counter weirCommits;
-    private Gauge<?> weirLastDuration;
-    private Counter weirFiles;
-    private Histogram paimonDurations;
-    private Gauge<?> paimonLastDuration;
-    private Gauge<?> paimonFilesAdded;
+
+    /** The commit metrics of one committer subtask (a sink's committer may run in several). */
+    private static final class Committer {
+        Counter weirCommits;
+        Gauge<?> weirLastDuration;
+        Counter weirFiles;
+        Histogram paimonDurations;
+        Gauge<?> paimonLastDuration;
+        Gauge<?> paimonFilesAdded;
+        long seen;
+    }
+
+    private final Map<String, Committer> committers = new LinkedHashMap<>();
     private Gauge<?> checkpointsGauge;
     private long commitsSeen;
     private long files;
@@ -96,35 +104,36 @@ public final class CommitProbe implements MetricReporter {
     @Override
     public synchronized void notifyOfAddedMetric(Metric metric, String name, MetricGroup group) {
         String id = group.getMetricIdentifier(name);
+        String scope = id.substring(0, id.length() - name.length());
         switch (name) {
             case "commits" -> {
-                if (id.contains(".weir.") && metric instanceof Counter c) {
-                    weirCommits = c;
+                if (id.contains(".weir.") && metric instanceof Counter counter) {
+                    committer(scope).weirCommits = counter;
                 }
             }
             case "lastCommitDurationMs" -> {
                 if (metric instanceof Gauge<?> g) {
-                    weirLastDuration = g;
+                    committer(scope).weirLastDuration = g;
                 }
             }
             case "committedFiles" -> {
-                if (id.contains(".weir.") && metric instanceof Counter c) {
-                    weirFiles = c;
+                if (id.contains(".weir.") && metric instanceof Counter counter) {
+                    committer(scope).weirFiles = counter;
                 }
             }
             case "commitDuration" -> {
                 if (metric instanceof Histogram h) {
-                    paimonDurations = h;
+                    committer(scope).paimonDurations = h;
                 }
             }
             case "lastCommitDuration" -> {
                 if (metric instanceof Gauge<?> g) {
-                    paimonLastDuration = g;
+                    committer(scope).paimonLastDuration = g;
                 }
             }
             case "lastTableFilesAdded" -> {
                 if (metric instanceof Gauge<?> g) {
-                    paimonFilesAdded = g;
+                    committer(scope).paimonFilesAdded = g;
                 }
             }
             case "numberOfCompletedCheckpoints" -> {
@@ -136,14 +145,16 @@ public final class CommitProbe implements MetricReporter {
         }
     }
 
+    private Committer committer(String scope) {
+        return committers.computeIfAbsent(scope, k -> new Committer());
+    }
+
     @Override
     public synchronized void notifyOfRemovedMetric(Metric metric, String name, MetricGroup group) {
         poll(); // the last commit of a bounded job comes just before its metrics go
-        if (metric == weirCommits) {
-            weirCommits = null;
-        } else if (metric == paimonDurations) {
-            paimonDurations = null;
-        } else if (metric == checkpointsGauge) {
+        String id = group.getMetricIdentifier(name);
+        committers.remove(id.substring(0, id.length() - name.length()));
+        if (metric == checkpointsGauge) {
             checkpointsGauge = null;
         }
     }
@@ -152,28 +163,37 @@ public final class CommitProbe implements MetricReporter {
         if (checkpointsGauge != null) {
             checkpoints = Math.max(checkpoints, asLong(checkpointsGauge.getValue()));
         }
-        if (weirCommits != null && weirLastDuration != null) {
-            long count = weirCommits.getCount();
-            if (count > commitsSeen) {
-                durationsMs.add(asLong(weirLastDuration.getValue()));
-                commitsSeen = count;
-                countsAtCommit();
-                if (weirFiles != null) {
-                    files = weirFiles.getCount();
+        for (Committer c : committers.values()) {
+            if (c.weirCommits != null && c.weirLastDuration != null) {
+                long count = c.weirCommits.getCount();
+                if (count > c.seen) {
+                    durationsMs.add(asLong(c.weirLastDuration.getValue()));
+                    files += c.weirFiles == null ? 0 : c.weirFiles.getCount() - filesOf(c);
+                    c.seen = count;
+                    commitsSeen++;
+                    countsAtCommit();
+                }
+            }
+            if (c.paimonDurations != null && c.paimonLastDuration != null) {
+                long count = c.paimonDurations.getCount();
+                if (count > c.seen) {
+                    durationsMs.add(asLong(c.paimonLastDuration.getValue()));
+                    files += c.paimonFilesAdded == null ? 0 : asLong(c.paimonFilesAdded.getValue());
+                    c.seen = count;
+                    commitsSeen++;
+                    countsAtCommit();
                 }
             }
         }
-        if (paimonDurations != null && paimonLastDuration != null) {
-            long count = paimonDurations.getCount();
-            if (count > commitsSeen) {
-                durationsMs.add(asLong(paimonLastDuration.getValue()));
-                commitsSeen = count;
-                countsAtCommit();
-                if (paimonFilesAdded != null) {
-                    files += asLong(paimonFilesAdded.getValue());
-                }
-            }
-        }
+    }
+
+    private final Map<Committer, Long> weirFilesSeen = new java.util.IdentityHashMap<>();
+
+    /** Weir's committed files of a committer counted so far (its counter is cumulative). */
+    private long filesOf(Committer c) {
+        long before = weirFilesSeen.getOrDefault(c, 0L);
+        weirFilesSeen.put(c, c.weirFiles.getCount());
+        return before;
     }
 
     /** Reads the proxy's counters right after a commit was seen (within the 10 ms poll). */
