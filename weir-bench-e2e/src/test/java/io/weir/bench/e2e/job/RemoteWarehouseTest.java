@@ -26,8 +26,7 @@ class RemoteWarehouseTest {
 
     @Test
     void optionsTravelInTheEnvironmentNotOnTheCommandLine() {
-        assertThat(RemoteWarehouse.parseOptions(REMOTE.optionsText()))
-                .isEqualTo(REMOTE.options());
+        assertThat(RemoteWarehouse.parseOptions(REMOTE.optionsText())).isEqualTo(REMOTE.options());
         JobSettings settings =
                 new JobSettings(
                         SinkKind.WEIR,
