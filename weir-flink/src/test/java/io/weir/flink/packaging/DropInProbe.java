@@ -7,6 +7,7 @@ import io.weir.Tables;
 import io.weir.data.BinaryRow;
 import io.weir.data.BinaryRowWriter;
 import io.weir.data.RowKind;
+import io.weir.io.FileIOs;
 import io.weir.options.StorageOptions;
 import io.weir.read.RowReader;
 import io.weir.types.DataTypes;
@@ -70,6 +71,11 @@ public final class DropInProbe {
         for (String[] codecs : new String[][] {{"lz4", "snappy"}, {"zstd", "zstd"}}) {
             writeAndRead(dir.resolve("t-" + codecs[0] + "-" + codecs[1]), codecs[0], codecs[1]);
         }
+        // The relocated HDFS client, found through the FileIOProvider service (creating it
+        // contacts no NameNode).
+        String hdfsIo = FileIOs.forLocation("hdfs://127.0.0.1:9/t").getClass().getName();
+        check(hdfsIo.equals("io.weir.hadoop.HadoopFileIO"), "hdfs: served by " + hdfsIo);
+        System.out.println("OK hdfs: " + hdfsIo);
         String s3Endpoint = System.getProperty("weir.s3.endpoint");
         if (s3Endpoint != null) {
             // The relocated AWS SDK, found through the FileIOProvider service.
