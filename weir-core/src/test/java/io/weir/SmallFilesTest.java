@@ -244,7 +244,8 @@ class SmallFilesTest {
 
     private static void assertSortedByKey(Table table, DataFile f, KeyFields key) {
         BinaryRow previous = null;
-        try (RowReader rows = DataFileReaders.open(table.io(), table.location(), f, KEYED)) {
+        try (RowReader rows =
+                DataFileReaders.open(table.io(), table.location(), f, table.schema().rowType())) {
             while (rows.next()) {
                 if (previous != null) {
                     assertThat(key.compare(previous, rows.row())).as(f.path()).isNegative();

@@ -21,6 +21,7 @@ import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
 
 import java.io.IOException;
@@ -30,6 +31,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.IntStream;
 
@@ -41,13 +43,21 @@ import java.util.stream.IntStream;
  * column still reads and a column added after the file was written reads as null. Whether a value
  * can be null follows the file: an optional column's nulls read as nulls whatever the table type.
  *
+ * <p>Given the row type of the schema the file was written with, the reader verifies the footer
+ * against it once, when the file is opened: every column present, in order, with its name, field
+ * id, repetition and Parquet type, and every row group with a full chunk of each. A footer damaged
+ * there (a flipped byte in a column's name, id or type) is a {@link CorruptFileException} naming
+ * the column, the expected and the stored type, never a column read as nulls. Reading rows costs
+ * nothing more.
+ *
  * <p>A row group whose requested columns use only plain and dictionary encodings (every row group
  * Weir writes) is decoded column by column ({@link ColumnDecoder}); any other (other writers' delta
  * encodings, say) through parquet-java's record reader. Both give the same rows.
  *
  * <p>Failures name the file: {@link UncheckedIOException} when the file is missing or the file
- * system fails, {@link CorruptFileException} when the bytes are not a readable base file, {@link
- * ValidationException} when a requested column cannot be read as its table type. Not thread-safe.
+ * system fails, {@link CorruptFileException} when the bytes are not a readable base file (or not
+ * the file its schema says), {@link ValidationException} when a requested column cannot be read as
+ * its table type. Not thread-safe.
  */
 public final class BaseFileReader implements AutoCloseable {
     private final String path;
@@ -70,23 +80,49 @@ public final class BaseFileReader implements AutoCloseable {
     private long rowsLeftInRowGroup;
     private BinaryRow row;
 
-    /** Reads every column of {@code rowType}. */
+    /** Reads every column of a file written with {@code rowType} (see below). */
     public BaseFileReader(InputFile file, RowType rowType) {
         this(file, rowType, IntStream.range(0, rowType.size()).toArray());
     }
 
     /**
-     * Reads the fields of {@code rowType} at {@code projection}, in that order.
+     * Reads the fields of {@code rowType} at {@code projection}, in that order, from a file written
+     * with {@code rowType}: the row type of the schema the file was written with (its data file
+     * entry's {@code schema-id}). The footer must describe exactly the columns a {@link
+     * BaseFileWriter} writes for that row type, else the file is corrupt.
      *
-     * @param rowType the table's row type (fields are matched to the file by id)
      * @param projection distinct positions in {@code rowType}
      */
     public BaseFileReader(InputFile file, RowType rowType, int[] projection) {
-        this(file, rowType, projection, true);
+        this(file, rowType, rowType, projection, true);
     }
 
-    /** With {@code columnarReads} false, every row group goes through the record reader. */
+    /**
+     * Reads the fields of {@code rowType} at {@code projection}, in that order.
+     *
+     * @param fileRowType the row type of the schema the file was written with, against which the
+     *     footer is verified when the file is opened; null if unknown (a file not written by Weir)
+     * @param rowType the table's row type (fields are matched to the file by id)
+     * @param projection distinct positions in {@code rowType}
+     */
+    public BaseFileReader(InputFile file, RowType fileRowType, RowType rowType, int[] projection) {
+        this(file, fileRowType, rowType, projection, true);
+    }
+
+    /**
+     * Without verifying the footer against a schema; with {@code columnarReads} false, every row
+     * group goes through the record reader.
+     */
     BaseFileReader(InputFile file, RowType rowType, int[] projection, boolean columnarReads) {
+        this(file, null, rowType, projection, columnarReads);
+    }
+
+    private BaseFileReader(
+            InputFile file,
+            RowType fileRowType,
+            RowType rowType,
+            int[] projection,
+            boolean columnarReads) {
         this.path = file.path();
         this.columnarReads = columnarReads;
         this.projectedType = project(rowType, projection);
@@ -111,6 +147,9 @@ public final class BaseFileReader implements AutoCloseable {
             this.rowGroups = reader.getRowGroups();
             FileMetaData metadata = reader.getFooter().getFileMetaData();
             MessageType fileSchema = metadata.getSchema();
+            if (fileRowType != null) {
+                verifyFooter(fileSchema, fileRowType);
+            }
             List<Type> requested = new ArrayList<>();
             int[] columnPositions = resolveColumns(fileSchema, requested);
             this.materializer = new RowMaterializer(projectedType, requested, columnPositions);
@@ -139,6 +178,87 @@ public final class BaseFileReader implements AutoCloseable {
             closeQuietly();
             throw e;
         }
+    }
+
+    /**
+     * Checks, once when the file is opened, that the footer describes the file {@link
+     * BaseFileWriter} writes for {@code fileRowType}: its columns in order, each with the name,
+     * field id, repetition, physical type, logical type and length of its field (docs/format.md
+     * §5.1), and every row group with one chunk per column, in order, of as many values as the row
+     * group has rows. A flipped byte in the footer's schema (a column's name, id or type) would
+     * otherwise make the column unreadable and read as nulls, or as wrong values.
+     */
+    private void verifyFooter(MessageType fileSchema, RowType fileRowType) {
+        List<Type> found = fileSchema.getFields();
+        List<Field> fields = fileRowType.fields();
+        for (int c = 0; c < Math.max(found.size(), fields.size()); c++) {
+            if (c >= found.size()) {
+                Field f = fields.get(c);
+                throw corruptFooter(
+                        "column %s (field id %d) of the schema the file was written with is"
+                                + " missing from the footer, which has %d columns",
+                        f.name(), f.id(), found.size());
+            }
+            Type column = found.get(c);
+            if (c >= fields.size()) {
+                throw corruptFooter(
+                        "the footer has column %d '%s' beyond the %d columns of the schema the"
+                                + " file was written with",
+                        c, column, fields.size());
+            }
+            Field f = fields.get(c);
+            PrimitiveType expected = ParquetTypes.column(f);
+            if (!sameColumn(column, expected)) {
+                throw corruptFooter(
+                        "column %d should be %s (field id %d, type %s) stored as '%s', the footer"
+                                + " has '%s'",
+                        c, f.name(), f.id(), f.type(), expected, column);
+            }
+        }
+        for (int g = 0; g < rowGroups.size(); g++) {
+            BlockMetaData rowGroup = rowGroups.get(g);
+            List<ColumnChunkMetaData> chunks = rowGroup.getColumns();
+            if (chunks.size() != fields.size()) {
+                throw corruptFooter(
+                        "row group %d has %d column chunks, the schema %d columns",
+                        g, chunks.size(), fields.size());
+            }
+            for (int c = 0; c < chunks.size(); c++) {
+                ColumnChunkMetaData chunk = chunks.get(c);
+                String name = fields.get(c).name();
+                if (!chunk.getPath().equals(ColumnPath.get(name))) {
+                    throw corruptFooter(
+                            "column chunk %d of row group %d is of column '%s', expected '%s'",
+                            c, g, chunk.getPath().toDotString(), name);
+                }
+                if (chunk.getValueCount() != rowGroup.getRowCount()) {
+                    throw corruptFooter(
+                            "column chunk %s of row group %d has %d values, the row group %d rows",
+                            name, g, chunk.getValueCount(), rowGroup.getRowCount());
+                }
+            }
+        }
+    }
+
+    /** Name, field id, repetition, physical type, logical type and length all equal. */
+    private static boolean sameColumn(Type column, PrimitiveType expected) {
+        if (!column.isPrimitive()) {
+            return false;
+        }
+        PrimitiveType p = column.asPrimitiveType();
+        return p.getName().equals(expected.getName())
+                && Objects.equals(p.getId(), expected.getId())
+                && p.getRepetition() == expected.getRepetition()
+                && p.getPrimitiveTypeName() == expected.getPrimitiveTypeName()
+                && Objects.equals(p.getLogicalTypeAnnotation(), expected.getLogicalTypeAnnotation())
+                && p.getTypeLength() == expected.getTypeLength();
+    }
+
+    private CorruptFileException corruptFooter(String format, Object... args) {
+        return new CorruptFileException(
+                path,
+                "its footer does not match the schema it was written with: "
+                        + String.format(format, args));
     }
 
     private static RowType project(RowType rowType, int[] projection) {

@@ -3,7 +3,6 @@ package io.weir.base;
 import io.weir.data.BinaryRow;
 import io.weir.types.DataType;
 import io.weir.types.RowType;
-import io.weir.util.LittleEndian;
 
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnWriteStore;
@@ -127,8 +126,9 @@ final class RowShredder {
                             + row.getTimestamp(i, 9)
                             + ", which is out of the range of a 64-bit count of "
                             + (nanos
-                                    ? "nanoseconds since the epoch (1677-09-21T00:12:43.145224192"
-                                            + " to 2262-04-11T23:47:16.854775807)"
+                                    ? "nanoseconds since the epoch ("
+                                            + TimestampCounts.NANOS_RANGE
+                                            + ")"
                                     : "microseconds since the epoch");
                 }
             }
@@ -196,18 +196,7 @@ final class RowShredder {
         return Binary.fromReusedByteArray(out, 0, out.length);
     }
 
-    /**
-     * The timestamp as a count of micros or nanos since the epoch, floored to the unit; fails with
-     * ArithmeticException outside the INT64 range.
-     */
     private static long timestamp(BinaryRow row, int i, long unitsPerMilli) {
-        long slot = row.getLong(i);
-        long millis = LittleEndian.getLong(row.bytes(), row.offset() + (int) (slot >>> 32));
-        long units = (int) slot * unitsPerMilli / NANOS_PER_MILLI; // nano of milli, truncated
-        // millis * unitsPerMilli alone may overflow where the sum does not (near the minimum)
-        return millis < 0
-                ? Math.addExact(
-                        Math.multiplyExact(millis + 1, unitsPerMilli), units - unitsPerMilli)
-                : Math.addExact(Math.multiplyExact(millis, unitsPerMilli), units);
+        return TimestampCounts.count(row, i, unitsPerMilli);
     }
 }

@@ -20,6 +20,9 @@ public final class DataFileReaders {
     /**
      * Opens a base or log file. A missing file fails naming the table and the file: a commit
      * references it, so the table is damaged.
+     *
+     * @param rowType the row type of the schema the file was written with ({@code
+     *     file.schemaId()}); a base file's footer is verified against it
      */
     public static RowReader open(FileIO io, String location, DataFile file, RowType rowType) {
         String path = join(location, file.path());
@@ -47,7 +50,8 @@ public final class DataFileReaders {
 
     /**
      * Opens a base file reading only the fields at {@code projection} of {@code rowType}: its rows
-     * are of type {@code rowType.project(projection)}.
+     * are of type {@code rowType.project(projection)}. {@code rowType} is the row type of the
+     * file's schema ({@code file.schemaId()}), against which its footer is verified.
      */
     public static RowReader openBase(
             FileIO io, String location, DataFile file, RowType rowType, int[] projection) {

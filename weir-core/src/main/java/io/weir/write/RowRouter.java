@@ -4,10 +4,15 @@ import io.weir.Partition;
 import io.weir.Schema;
 import io.weir.TableMetadata;
 import io.weir.TimePartitioning;
+import io.weir.base.TimestampCounts;
 import io.weir.data.BinaryRow;
 import io.weir.data.KeyFields;
 import io.weir.data.RowKind;
+import io.weir.data.Timestamp;
 import io.weir.exceptions.ValidationException;
+import io.weir.types.DataType;
+import io.weir.types.Field;
+import io.weir.types.TypeRoot;
 
 import java.util.Arrays;
 import java.util.function.IntFunction;
@@ -19,6 +24,11 @@ import java.util.function.IntFunction;
  * PartitionResolver}; for time partitions one comparison with a cached window, {@link
  * TimePartitioner}) and how its derived time-partition columns are filled. Nothing is allocated per
  * row.
+ *
+ * <p>It also rejects a TIMESTAMP/TIMESTAMP_LTZ of precision 4 to 9 that a base file cannot store
+ * ({@link TimestampCounts}: for precision 7 to 9 before 1677-09-21 or after 2262-04-11): a log file
+ * would hold it, but no compaction could then write its file group. The columns to check are
+ * resolved once; a table without such columns pays nothing per row.
  */
 final class RowRouter {
     /**
@@ -44,6 +54,7 @@ final class RowRouter {
     private final TimePartitioner time;
     private final boolean timeOnly;
     private final IntFunction<Partition> partitionsById;
+    private final TimestampCounts timestamps; // null if no column needs the check
 
     RowRouter(String location, TableMetadata metadata, AppendBuckets appendBuckets) {
         Schema schema = metadata.schema();
@@ -69,6 +80,7 @@ final class RowRouter {
         this.time = timePartitioning == null ? null : new TimePartitioner(timePartitioning, arity);
         this.timeOnly = time != null && timePartitioning.derivesAllPartitionKeys();
         this.partitionsById = timeOnly ? time::partition : partitions::partition;
+        this.timestamps = TimestampCounts.of(schema.rowType());
     }
 
     /** The primary key, or null for an append-only table. */
@@ -89,8 +101,8 @@ final class RowRouter {
      * Checks the row and returns its bucket, or {@link #BY_PARTITION}. For a keyed table a -U row
      * is kept: it retracts its key, as a -D does, unless a later row of the key adds it again.
      *
-     * @throws ValidationException for a row of the wrong arity, with a null key, or (append-only
-     *     tables) a -U or -D row
+     * @throws ValidationException for a row of the wrong arity, with a null key, with a timestamp
+     *     base files cannot store, or (append-only tables) a -U or -D row
      */
     int bucket(BinaryRow row) {
         if (row.arity() != arity) {
@@ -100,6 +112,12 @@ final class RowRouter {
         byte kind = row.bytes()[row.offset()];
         if ((kind & ~3) != 0) {
             RowKind.fromByteValue(kind); // throws, naming the invalid byte
+        }
+        if (timestamps != null) {
+            int pos = timestamps.outOfRange(row);
+            if (pos >= 0) {
+                throw timestampOutOfRange(row, pos);
+            }
         }
         if (key == null) {
             if (kind == UPDATE_BEFORE || kind == DELETE) {
@@ -175,6 +193,32 @@ final class RowRouter {
                         + " with "
                         + arity
                         + " columns");
+    }
+
+    private ValidationException timestampOutOfRange(BinaryRow row, int pos) {
+        Field field = schema.rowType().field(pos);
+        DataType type = field.type();
+        Timestamp value = row.getTimestamp(pos, type.precision());
+        return new ValidationException(
+                "Cannot write a row to table "
+                        + location
+                        + ": column '"
+                        + field.name()
+                        + "' ("
+                        + type
+                        + ") holds "
+                        + (type.root() == TypeRoot.TIMESTAMP_LTZ
+                                ? value.toInstant() + ""
+                                : value.toString())
+                        + ", out of the range base files store for "
+                        + type.root()
+                        + (type.precision() > 6 ? "(7..9)" : "(4..6)")
+                        + ": "
+                        + TimestampCounts.range(type)
+                        + (type.precision() > 6
+                                ? " (a 64-bit count of nanoseconds since 1970); a column of"
+                                        + " precision 6 or less holds 0001-01-01 to 9999-12-31"
+                                : " (a 64-bit count of microseconds since 1970)"));
     }
 
     private ValidationException notAppendable(RowKind kind) {

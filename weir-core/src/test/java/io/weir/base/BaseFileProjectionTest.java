@@ -130,7 +130,13 @@ class BaseFileProjectionTest {
     @Test
     void rejectsAColumnStoredWithAnotherType() {
         RowType changed = new RowType(List.of(new Field(4, "i", DataTypes.BIGINT())));
-        assertThatThrownBy(() -> new BaseFileReader(io.newInputFile(path), changed))
+        assertThatThrownBy(
+                        () ->
+                                new BaseFileReader(
+                                        io.newInputFile(path),
+                                        AllTypes.ROW_TYPE,
+                                        changed,
+                                        new int[] {0}))
                 .isInstanceOf(ValidationException.class)
                 .hasMessageContaining("Cannot read column i (field id 4) of base file " + path)
                 .hasMessageContaining("BIGINT");
@@ -139,7 +145,13 @@ class BaseFileProjectionTest {
     @Test
     void rejectsAMissingNotNullColumn() {
         RowType added = new RowType(List.of(new Field(77, "x", DataTypes.INT().notNull())));
-        assertThatThrownBy(() -> new BaseFileReader(io.newInputFile(path), added))
+        assertThatThrownBy(
+                        () ->
+                                new BaseFileReader(
+                                        io.newInputFile(path),
+                                        AllTypes.ROW_TYPE,
+                                        added,
+                                        new int[] {0}))
                 .isInstanceOf(ValidationException.class)
                 .hasMessageContaining("field id 77")
                 .hasMessageContaining(path);
@@ -163,7 +175,8 @@ class BaseFileProjectionTest {
 
     private List<List<Object>> readAll(RowType type, int[] projection) {
         List<List<Object>> read = new ArrayList<>();
-        try (BaseFileReader reader = new BaseFileReader(io.newInputFile(path), type, projection)) {
+        try (BaseFileReader reader =
+                new BaseFileReader(io.newInputFile(path), AllTypes.ROW_TYPE, type, projection)) {
             RowType projected = reader.rowType();
             assertThat(projected).isEqualTo(type.project(projection));
             while (reader.next()) {

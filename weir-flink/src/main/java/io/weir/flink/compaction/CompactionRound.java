@@ -79,7 +79,7 @@ final class CompactionRound {
         if (threads <= 1 || tasks.size() == 1) {
             for (ScanTask task : tasks) {
                 checkNotAbandoned();
-                outputs.addAll(compaction.rewrite(task));
+                outputs.addAll(rewrite(compaction, task));
             }
             return;
         }
@@ -93,7 +93,7 @@ final class CompactionRound {
                         pool.submit(
                                 () -> {
                                     checkNotAbandoned();
-                                    return compaction.rewrite(task);
+                                    return rewrite(compaction, task);
                                 }));
             }
             RuntimeException failure = null;
@@ -117,6 +117,17 @@ final class CompactionRound {
         }
     }
 
+    /** Rewrites one file group; a failure names the group. */
+    private List<DataFile> rewrite(Compaction compaction, ScanTask task) {
+        try {
+            return compaction.rewrite(task);
+        } catch (AbandonedException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new FileGroupFailedException(table.location(), task, e);
+        }
+    }
+
     private void checkNotAbandoned() {
         if (abandoned.getAsBoolean() || Thread.currentThread().isInterrupted()) {
             throw new AbandonedException();
@@ -134,6 +145,29 @@ final class CompactionRound {
             } catch (IOException | RuntimeException e) {
                 // an orphan that removeOrphanFiles deletes later
             }
+        }
+    }
+
+    /** The rewrite of one file group failed; {@link #getCause()} says why. */
+    static final class FileGroupFailedException extends RuntimeException {
+        private final String fileGroup;
+
+        FileGroupFailedException(String location, ScanTask task, RuntimeException cause) {
+            super(
+                    "Compaction of file group "
+                            + task.fileGroup()
+                            + " ("
+                            + task.files().size()
+                            + " files) of table "
+                            + location
+                            + " failed: "
+                            + cause.getMessage(),
+                    cause);
+            this.fileGroup = task.fileGroup().toString();
+        }
+
+        String fileGroup() {
+            return fileGroup;
         }
     }
 

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class MaintenanceStats {
     private final AtomicLong rounds = new AtomicLong();
     private final AtomicLong failedRounds = new AtomicLong();
+    private final AtomicLong consecutiveFailures = new AtomicLong();
     private final AtomicLong compactions = new AtomicLong();
     private final AtomicLong compactedFileGroups = new AtomicLong();
     private final AtomicLong replacedFiles = new AtomicLong();
@@ -21,10 +22,12 @@ public final class MaintenanceStats {
 
     void roundDone() {
         rounds.incrementAndGet();
+        consecutiveFailures.set(0);
     }
 
     void roundFailed() {
         failedRounds.incrementAndGet();
+        consecutiveFailures.incrementAndGet();
     }
 
     void compacted(CompactionResult result, long millis) {
@@ -50,6 +53,11 @@ public final class MaintenanceStats {
 
     public long failedRounds() {
         return failedRounds.get();
+    }
+
+    /** Rounds failed since the last one that succeeded: 0 while compaction keeps up. */
+    public long consecutiveFailures() {
+        return consecutiveFailures.get();
     }
 
     /** Compaction commits made. */

@@ -31,14 +31,21 @@ import java.util.function.Supplier;
  * compaction.full.delta-commits}, {@code compaction.full.interval}), and commits once. Compaction
  * commits never conflict with ingest commits: they remove only the files they read, and logs
  * committed meanwhile stay. A failed round is logged and retried by a later round, after a back-off
- * that doubles up to 5 minutes; the job goes on. That is safe because a round's inputs stay live
- * until its commit replaces them: a round that fails, or is abandoned, changes no snapshot, and its
- * files are deleted (or, if the process dies, left as orphans for orphan removal).
+ * that doubles up to 5 minutes; the job goes on. A round that failed rewriting a file group is
+ * logged as an error naming the group and the cause (it will fail again until fixed), any other
+ * failure as a warning until {@link #ERROR_AFTER_FAILURES} rounds in a row failed; {@link
+ * MaintenanceStats} counts failed rounds and consecutive failures (metrics). That is safe because a
+ * round's inputs stay live until its commit replaces them: a round that fails, or is abandoned,
+ * changes no snapshot, and its files are deleted (or, if the process dies, left as orphans for
+ * orphan removal).
  */
 public final class TableMaintainer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TableMaintainer.class);
     private static final long FIRST_BACKOFF_MILLIS = 1_000;
     private static final long MAX_BACKOFF_MILLIS = 300_000;
+
+    /** Failed rounds in a row from which a failure that names no file group is logged as error. */
+    static final int ERROR_AFTER_FAILURES = 3;
 
     private final Supplier<Table> loader;
     private final CompactionHook hook;
@@ -172,14 +179,39 @@ public final class TableMaintainer implements AutoCloseable {
                             MAX_BACKOFF_MILLIS, FIRST_BACKOFF_MILLIS << Math.min(failures - 1, 20));
             notBeforeMillis = System.currentTimeMillis() + backoff;
             stats.roundFailed();
-            LOG.warn(
-                    "Compaction of table {} failed ({} in a row); ingestion goes on, the file"
-                            + " groups stay as they are (nothing is lost) and a round after {} ms"
-                            + " tries again",
-                    location(),
-                    failures,
-                    backoff,
-                    e);
+            if (e instanceof CompactionRound.FileGroupFailedException groupFailure) {
+                // A file group that cannot be rewritten fails every round until someone acts:
+                // its logs pile up. An error, naming the group and the cause.
+                LOG.error(
+                        "Compaction of table {} failed on file group {} ({} rounds in a row):"
+                                + " {}; ingestion goes on and nothing is lost, but the round's"
+                                + " file groups stay uncompacted and their log files accumulate"
+                                + " until this is fixed; a round after {} ms tries again",
+                        location(),
+                        groupFailure.fileGroup(),
+                        failures,
+                        groupFailure.getCause().toString(),
+                        backoff,
+                        groupFailure.getCause());
+            } else if (failures >= ERROR_AFTER_FAILURES) {
+                LOG.error(
+                        "Compaction of table {} failed {} rounds in a row; ingestion goes on and"
+                                + " nothing is lost, but log files accumulate; a round after {} ms"
+                                + " tries again",
+                        location(),
+                        failures,
+                        backoff,
+                        e);
+            } else {
+                LOG.warn(
+                        "Compaction of table {} failed ({} in a row); ingestion goes on, the file"
+                                + " groups stay as they are (nothing is lost) and a round after"
+                                + " {} ms tries again",
+                        location(),
+                        failures,
+                        backoff,
+                        e);
+            }
         }
     }
 

@@ -74,6 +74,7 @@ public final class PostCommitCompactor extends AbstractStreamOperator<Void>
     private static void registerMetrics(MetricGroup group, MaintenanceStats stats) {
         group.gauge("compactionRounds", (Gauge<Long>) stats::rounds);
         group.gauge("compactionFailedRounds", (Gauge<Long>) stats::failedRounds);
+        group.gauge("compactionConsecutiveFailures", (Gauge<Long>) stats::consecutiveFailures);
         group.gauge("compactions", (Gauge<Long>) stats::compactions);
         group.gauge("compactedFileGroups", (Gauge<Long>) stats::compactedFileGroups);
         group.gauge("lastCompactionDurationMs", (Gauge<Long>) stats::lastCompactionMillis);
