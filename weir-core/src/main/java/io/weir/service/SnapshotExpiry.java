@@ -6,6 +6,7 @@ import io.weir.SnapshotLease;
 import io.weir.commit.CommitLog;
 import io.weir.commit.LeaseFiles;
 import io.weir.commit.TableState;
+import io.weir.exceptions.CorruptFileException;
 import io.weir.exceptions.ValidationException;
 import io.weir.options.TableOptions;
 
@@ -94,13 +95,14 @@ public final class SnapshotExpiry implements ExpireSnapshots {
         long retainFrom =
                 policy.earliestToRetain(log, latest.commitId(), before, live(leases.list(), now));
         if (!execute) {
+            retainFrom = readableFrom(retainFrom, before);
             List<String> data = fullPaths(ExpiredDataFiles.find(log, latest, retainFrom));
             List<String> metadata = new ArrayList<>(log.metadataFilesBefore(retainFrom));
             metadata.addAll(endedLeases(leases, now));
             return new ExpireSnapshotsResult(before, retainFrom, retainFrom, data, metadata, true);
         }
         if (retainFrom > before) {
-            log.retainFrom(retainFrom);
+            retainFrom = retainReadable(retainFrom, before);
         }
         long keptFrom = retainFrom;
         for (SnapshotLease lease : live(leases.list(), log.clock().millis())) {
@@ -133,6 +135,50 @@ public final class SnapshotExpiry implements ExpireSnapshots {
                     metadata.size());
         }
         return new ExpireSnapshotsResult(before, retainFrom, keptFrom, data, metadata, false);
+    }
+
+    /**
+     * {@code retainFrom}, or the greatest earlier commit whose state can be read: a commit that a
+     * rollback abandoned because it is damaged cannot start the retained snapshots (expiry writes a
+     * checkpoint as of it); {@code before} if none can.
+     */
+    private long readableFrom(long retainFrom, long before) {
+        for (long id = retainFrom; id > before; id--) {
+            try {
+                log.state(id);
+                if (id != retainFrom) {
+                    LOG.warn(
+                            "Snapshot {} of table {} cannot be read; retaining from {} instead",
+                            retainFrom,
+                            log.location(),
+                            id);
+                }
+                return id;
+            } catch (CorruptFileException e) {
+                LOG.debug("Snapshot {} of table {} cannot be read: {}", id, log.location(), e);
+            }
+        }
+        return before;
+    }
+
+    /** Records the earliest retained commit as {@link #readableFrom} would choose it. */
+    private long retainReadable(long retainFrom, long before) {
+        for (long id = retainFrom; id > before; id--) {
+            try {
+                log.retainFrom(id);
+                if (id != retainFrom) {
+                    LOG.warn(
+                            "Snapshot {} of table {} cannot be read; retaining from {} instead",
+                            retainFrom,
+                            log.location(),
+                            id);
+                }
+                return id;
+            } catch (CorruptFileException e) {
+                LOG.debug("Snapshot {} of table {} cannot be read: {}", id, log.location(), e);
+            }
+        }
+        return before;
     }
 
     private static List<SnapshotLease> live(List<SnapshotLease> leases, long now) {
