@@ -84,6 +84,13 @@ public final class MetadataDiagnosis {
             problems.add(e.getMessage());
         }
 
+        for (FileStatus s : new LeaseFiles(io, location).damaged()) {
+            problems.add(
+                    "Corrupt file "
+                            + s.path()
+                            + ": not a reader lease (ignored: it protects nothing; snapshot"
+                            + " expiry deletes it once older than orphan.older-than)");
+        }
         FileCommitLog log;
         try {
             log = FileCommitLog.load(io, location);

@@ -8,6 +8,7 @@ import io.weir.commit.LeaseFiles;
 import io.weir.commit.TableState;
 import io.weir.exceptions.CorruptFileException;
 import io.weir.exceptions.ValidationException;
+import io.weir.io.FileStatus;
 import io.weir.options.TableOptions;
 
 import org.slf4j.Logger;
@@ -196,6 +197,13 @@ public final class SnapshotExpiry implements ExpireSnapshots {
         for (SnapshotLease lease : leases.list()) {
             if (lease.expiresMillis() < now - grace) {
                 paths.add(leases.path(lease.consumerId()));
+            }
+        }
+        // A lease file that does not parse protects nothing; it goes once it is as old as an
+        // ended lease may be (its last write is the latest it could have been renewed).
+        for (FileStatus damaged : leases.damaged()) {
+            if (damaged.modificationTimeMillis() < now - grace) {
+                paths.add(damaged.path());
             }
         }
         return paths;
