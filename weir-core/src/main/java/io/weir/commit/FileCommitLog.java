@@ -81,6 +81,7 @@ public final class FileCommitLog implements CommitLog {
                 metadata.schemaId());
         MetadataFiles files = new MetadataFiles(io, location);
         String path = files.paths().schema(0);
+        checkLocationIsFree(io, files.paths(), path);
         byte[] json = TableMetadataParser.toJson(metadata).getBytes(StandardCharsets.UTF_8);
         boolean created;
         try {
@@ -93,6 +94,52 @@ public final class FileCommitLog implements CommitLog {
                     "Cannot create table at " + location + ": a table exists there (" + path + ")");
         }
         return new FileCommitLog(files, clock, metadata);
+    }
+
+    /** How many foreign files an error names. */
+    private static final int NAMED_FILES = 5;
+
+    /**
+     * A table is created only where nothing is, or where a table is (then the create-if-absent of
+     * schema 0 fails as "table exists"): never over files Weir did not write, which a later DROP
+     * TABLE or orphan removal would delete.
+     */
+    private static void checkLocationIsFree(FileIO io, MetadataPaths paths, String schema0) {
+        List<FileStatus> present;
+        try {
+            present = io.listRecursive(paths.location());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot list " + paths.location(), e);
+        }
+        List<String> foreign = new java.util.ArrayList<>();
+        int count = 0;
+        for (FileStatus s : present) {
+            if (s.path().equals(schema0)) {
+                throw new TableAlreadyExistsException(
+                        "Cannot create table at "
+                                + paths.location()
+                                + ": a table exists there ("
+                                + schema0
+                                + ")");
+            }
+            if (s.path().endsWith("/") || MetadataPaths.isTemporary(s.path())) {
+                continue; // a directory marker; a concurrent creator's metadata write
+            }
+            count++;
+            if (foreign.size() < NAMED_FILES) {
+                foreign.add(s.path());
+            }
+        }
+        if (count > 0) {
+            throw new ValidationException(
+                    "Cannot create table at "
+                            + paths.location()
+                            + ": the location holds "
+                            + count
+                            + " file(s) that are not a Weir table's, e.g. "
+                            + String.join(", ", foreign)
+                            + "; choose an empty location or move the files away");
+        }
     }
 
     /**
