@@ -13,6 +13,7 @@ import io.weir.read.RowReader;
 import io.weir.types.RowType;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -118,8 +119,18 @@ final class BaseIncrementalScan implements IncrementalScan {
         Map<String, DataFile> removed = new LinkedHashMap<>();
         Map<String, List<String>> compactedFrom = new LinkedHashMap<>();
         Set<String> resolved = new HashSet<>();
-        for (long id = start.id() + 1; id <= end.id(); id++) {
+        // From the end down: a rollback in the range ends the walk before the commits it
+        // abandoned, which may be damaged; the change is then the difference of the file sets.
+        List<Commit> commits = new ArrayList<>();
+        for (long id = end.id(); id > start.id(); id--) {
             Commit commit = table.commit(id);
+            if (commit.kind() == CommitKind.ROLLBACK) {
+                return planFileSetDiff(start, end);
+            }
+            commits.add(commit);
+        }
+        Collections.reverse(commits);
+        for (Commit commit : commits) {
             if (commit.kind() == CommitKind.COMPACT) {
                 Map<FileGroupId, List<String>> inputs = new LinkedHashMap<>();
                 for (String path : commit.removed()) {
@@ -141,6 +152,26 @@ final class BaseIncrementalScan implements IncrementalScan {
         Map<FileGroupId, List<List<DataFile>>> byGroup = new LinkedHashMap<>();
         removed.values().forEach(f -> files(byGroup, f.fileGroup()).get(0).add(f));
         added.values().forEach(f -> files(byGroup, f.fileGroup()).get(1).add(f));
+        List<ChangeTask> tasks = new ArrayList<>();
+        byGroup.forEach(
+                (g, lists) ->
+                        tasks.add(
+                                new ChangeTask(
+                                        start.id(), end.id(), g, lists.get(0), lists.get(1))));
+        return tasks;
+    }
+
+    /** Files live at the start only, read as -D, and at the end only, read as +I. */
+    private static List<ChangeTask> planFileSetDiff(Snapshot start, Snapshot end) {
+        Set<String> atEnd = paths(end.files());
+        Set<String> atStart = paths(start.files());
+        Map<FileGroupId, List<List<DataFile>>> byGroup = new LinkedHashMap<>();
+        start.files().stream()
+                .filter(f -> !atEnd.contains(f.path()))
+                .forEach(f -> files(byGroup, f.fileGroup()).get(0).add(f));
+        end.files().stream()
+                .filter(f -> !atStart.contains(f.path()))
+                .forEach(f -> files(byGroup, f.fileGroup()).get(1).add(f));
         List<ChangeTask> tasks = new ArrayList<>();
         byGroup.forEach(
                 (g, lists) ->

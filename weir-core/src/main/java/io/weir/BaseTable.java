@@ -180,6 +180,11 @@ final class BaseTable implements Table {
     }
 
     @Override
+    public Snapshot rollbackTo(long commitId) {
+        return log.rollbackTo(commitId).state();
+    }
+
+    @Override
     public TableScan newScan() {
         return new BaseTableScan(this);
     }

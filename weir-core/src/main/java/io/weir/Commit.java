@@ -17,6 +17,9 @@ import java.util.Objects;
  * @param added files added, with their final sequence numbers
  * @param removed relative paths of files removed
  * @param properties free-form summary (record counts etc.)
+ * @param baseCommitId the commit whose state this commit changes: {@code id - 1}, except for a
+ *     {@link CommitKind#ROLLBACK}, which restores the state of an earlier commit (docs/format.md
+ *     §6.3)
  */
 public record Commit(
         long id,
@@ -27,7 +30,32 @@ public record Commit(
         long checkpointId,
         List<DataFile> added,
         List<String> removed,
-        Map<String, String> properties) {
+        Map<String, String> properties,
+        long baseCommitId) {
+
+    /** A commit that changes the state of commit {@code id - 1}, as every kind but a rollback. */
+    public Commit(
+            long id,
+            long timestampMillis,
+            CommitKind kind,
+            int schemaId,
+            String writerId,
+            long checkpointId,
+            List<DataFile> added,
+            List<String> removed,
+            Map<String, String> properties) {
+        this(
+                id,
+                timestampMillis,
+                kind,
+                schemaId,
+                writerId,
+                checkpointId,
+                added,
+                removed,
+                properties,
+                id - 1);
+    }
 
     public Commit {
         Objects.requireNonNull(kind, "kind");
@@ -36,6 +64,25 @@ public record Commit(
         properties = properties == null ? Map.of() : Map.copyOf(properties);
         if (id < 1) {
             throw new IllegalArgumentException("Invalid commit id " + id + ": must be >= 1");
+        }
+        if (baseCommitId < 0 || baseCommitId >= id) {
+            throw new IllegalArgumentException(
+                    "Invalid base commit "
+                            + baseCommitId
+                            + " of commit "
+                            + id
+                            + ": must be 0 to "
+                            + (id - 1));
+        }
+        if (baseCommitId != id - 1
+                && (kind != CommitKind.ROLLBACK || !added.isEmpty() || !removed.isEmpty())) {
+            throw new IllegalArgumentException(
+                    "Invalid base commit "
+                            + baseCommitId
+                            + " of commit "
+                            + id
+                            + ": only a ROLLBACK without added or removed files may restore an"
+                            + " earlier commit's state");
         }
     }
 }

@@ -11,5 +11,11 @@ public enum CommitKind {
     /** Replaced the content of the whole table or of some partitions. */
     OVERWRITE,
     /** Removed files no retained snapshot needs, or expired partitions. */
-    CLEAN
+    CLEAN,
+    /**
+     * Restored the state of an earlier commit ({@link Commit#baseCommitId()}): the table's files
+     * are those of that commit again. Written by {@code Table.rollbackTo}, also to repair a table
+     * whose newest commit files are damaged or missing (docs/table-services.md).
+     */
+    ROLLBACK
 }

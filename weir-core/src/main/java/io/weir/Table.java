@@ -68,6 +68,21 @@ public interface Table {
     /** Replaces the content of partitions, or of the whole table, with new files. */
     OverwriteFiles newOverwrite();
 
+    /**
+     * Rolls the table back to snapshot {@code commitId}: commits a {@link CommitKind#ROLLBACK}
+     * whose files are exactly that snapshot's. Nothing is deleted; the files only the newer
+     * snapshots need go with snapshot expiry and orphan removal. This is also the repair of a table
+     * whose newest commit file is damaged or missing (docs/table-services.md, "Damaged metadata"):
+     * the rollback takes an id above every commit ever made, and loading it never reads the commits
+     * it abandons.
+     *
+     * @return the new latest snapshot
+     * @throws io.weir.exceptions.ValidationException if {@code commitId} is not before the latest
+     * @throws io.weir.exceptions.SnapshotExpiredException if the snapshot expired
+     * @throws io.weir.exceptions.CorruptFileException if the snapshot cannot be read either
+     */
+    Snapshot rollbackTo(long commitId);
+
     /** Reads a snapshot: plan file groups, then read merged rows. */
     TableScan newScan();
 

@@ -6,6 +6,7 @@ import io.weir.io.FileIOs;
 import io.weir.options.StorageOptions;
 import io.weir.options.TableOptions;
 import io.weir.read.FileGroupReader;
+import io.weir.service.TableDeletion;
 
 import java.time.Clock;
 import java.util.Map;
@@ -54,6 +55,15 @@ public final class Tables {
                 location,
                 schema,
                 StorageOptions.withoutStorageOptions(options));
+    }
+
+    /**
+     * Deletes a table (DROP TABLE): its metadata, the data files its metadata references and the
+     * files named as Weir names data files; any other file under the location is left in place and
+     * named in the result (docs/table-services.md, "Dropping a table").
+     */
+    public static TableDeletion.Result drop(FileIO io, String location) {
+        return TableDeletion.delete(io, location);
     }
 
     /**

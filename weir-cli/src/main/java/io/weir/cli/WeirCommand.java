@@ -18,7 +18,8 @@ import picocli.CommandLine.Command;
             QuickStartCommand.class,
             SqlCommand.class,
             CompactCommand.class,
-            CleanCommand.class
+            CleanCommand.class,
+            DoctorCommand.class
         })
 public final class WeirCommand {
     public static void main(String[] args) {

@@ -105,6 +105,20 @@ public interface CommitLog {
      */
     CommitResult commit(CommitRequest request);
 
+    /**
+     * Rolls the table back to an earlier commit: publishes a new {@link
+     * io.weir.CommitKind#ROLLBACK} commit whose files are exactly those of snapshot {@code
+     * commitId}. Also repairs a table whose newest commit files are damaged or missing: the new
+     * commit takes an id above every commit file and checkpoint present or proven, and loading it
+     * never reads the commits it abandons.
+     *
+     * @throws ValidationException if {@code commitId} is not before the latest commit
+     * @throws SnapshotExpiredException if snapshot {@code commitId} expired
+     * @throws CorruptFileException if snapshot {@code commitId} cannot be read either
+     * @throws CommitConflictException if another commit took the id meanwhile
+     */
+    CommitResult rollbackTo(long commitId);
+
     // ---- Retention: the metadata side of snapshot expiry (docs/table-services.md) ----
 
     /**

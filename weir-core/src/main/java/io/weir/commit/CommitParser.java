@@ -22,6 +22,7 @@ public final class CommitParser {
     static final String PROPERTIES = "properties";
     static final String ADDED = "added";
     static final String REMOVED = "removed";
+    static final String BASE_COMMIT_ID = "base-commit-id";
 
     private CommitParser() {}
 
@@ -41,6 +42,9 @@ public final class CommitParser {
                     }
                     gen.writeEndArray();
                     Json.writeStrings(gen, REMOVED, commit.removed());
+                    if (commit.baseCommitId() != commit.id() - 1) {
+                        gen.writeNumberField(BASE_COMMIT_ID, commit.baseCommitId());
+                    }
                 });
     }
 
@@ -67,15 +71,26 @@ public final class CommitParser {
                 throw root.invalid(REMOVED + "[" + i + "]", "must not be null");
             }
         }
+        CommitKind kind = root.requiredEnum(KIND, CommitKind.class);
+        long base = root.optionalLong(BASE_COMMIT_ID, id - 1);
+        if (base < 0 || base >= id) {
+            throw root.invalid(BASE_COMMIT_ID, "must be 0 to " + (id - 1) + ", got " + base);
+        }
+        if (base != id - 1
+                && (kind != CommitKind.ROLLBACK || !added.isEmpty() || !removed.isEmpty())) {
+            throw root.invalid(
+                    BASE_COMMIT_ID, "only a ROLLBACK without added or removed files may have one");
+        }
         return new Commit(
                 id,
                 root.requiredLong(TIMESTAMP_MILLIS),
-                root.requiredEnum(KIND, CommitKind.class),
+                kind,
                 root.requiredInt(SCHEMA_ID),
                 root.optionalString(WRITER_ID),
                 root.optionalLong(CHECKPOINT_ID, -1),
                 added,
                 removed,
-                root.stringMap(PROPERTIES));
+                root.stringMap(PROPERTIES),
+                base);
     }
 }

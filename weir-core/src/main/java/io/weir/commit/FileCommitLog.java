@@ -2,6 +2,7 @@ package io.weir.commit;
 
 import io.weir.Commit;
 import io.weir.TableMetadata;
+import io.weir.exceptions.CorruptFileException;
 import io.weir.exceptions.NoSuchTableException;
 import io.weir.exceptions.SnapshotExpiredException;
 import io.weir.exceptions.TableAlreadyExistsException;
@@ -28,11 +29,25 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class FileCommitLog implements CommitLog {
     private static final Logger LOG = LoggerFactory.getLogger(FileCommitLog.class);
 
+    /** Property of a ROLLBACK commit: the commit whose state it restores. */
+    public static final String ROLLBACK_TO_PROPERTY = "rollback-to";
+
+    /** Property of a ROLLBACK commit: the latest commit id before it. */
+    public static final String ROLLED_BACK_FROM_PROPERTY = "rolled-back-from";
+
+    /** Property of a ROLLBACK commit that repaired a damaged table: "true". */
+    public static final String REPAIRED_PROPERTY = "repaired";
+
     private final MetadataFiles files;
     private final Clock clock;
     private final Map<Integer, TableMetadata> schemas = new ConcurrentHashMap<>();
     private final StateLoader loader;
+    // The latest state, or, while the table is damaged, the latest readable one found below it.
     private volatile TableState current;
+    // The latest commit id: current's, or, while damaged, the latest that exists or is proven.
+    private volatile long head;
+    // Non-null while the latest commit cannot be read (a damaged or missing commit file).
+    private volatile CorruptFileException damage;
 
     private FileCommitLog(MetadataFiles files, Clock clock, TableMetadata first) {
         this.files = files;
@@ -66,6 +81,7 @@ public final class FileCommitLog implements CommitLog {
                 metadata.schemaId());
         MetadataFiles files = new MetadataFiles(io, location);
         String path = files.paths().schema(0);
+        checkLocationIsFree(io, files.paths(), path);
         byte[] json = TableMetadataParser.toJson(metadata).getBytes(StandardCharsets.UTF_8);
         boolean created;
         try {
@@ -78,6 +94,52 @@ public final class FileCommitLog implements CommitLog {
                     "Cannot create table at " + location + ": a table exists there (" + path + ")");
         }
         return new FileCommitLog(files, clock, metadata);
+    }
+
+    /** How many foreign files an error names. */
+    private static final int NAMED_FILES = 5;
+
+    /**
+     * A table is created only where nothing is, or where a table is (then the create-if-absent of
+     * schema 0 fails as "table exists"): never over files Weir did not write, which a later DROP
+     * TABLE or orphan removal would delete.
+     */
+    private static void checkLocationIsFree(FileIO io, MetadataPaths paths, String schema0) {
+        List<FileStatus> present;
+        try {
+            present = io.listRecursive(paths.location());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot list " + paths.location(), e);
+        }
+        List<String> foreign = new java.util.ArrayList<>();
+        int count = 0;
+        for (FileStatus s : present) {
+            if (s.path().equals(schema0)) {
+                throw new TableAlreadyExistsException(
+                        "Cannot create table at "
+                                + paths.location()
+                                + ": a table exists there ("
+                                + schema0
+                                + ")");
+            }
+            if (s.path().endsWith("/") || MetadataPaths.isTemporary(s.path())) {
+                continue; // a directory marker; a concurrent creator's metadata write
+            }
+            count++;
+            if (foreign.size() < NAMED_FILES) {
+                foreign.add(s.path());
+            }
+        }
+        if (count > 0) {
+            throw new ValidationException(
+                    "Cannot create table at "
+                            + paths.location()
+                            + ": the location holds "
+                            + count
+                            + " file(s) that are not a Weir table's, e.g. "
+                            + String.join(", ", foreign)
+                            + "; choose an empty location or move the files away");
+        }
     }
 
     /**
@@ -102,7 +164,7 @@ public final class FileCommitLog implements CommitLog {
                             + ")");
         }
         FileCommitLog log = new FileCommitLog(files, clock, first);
-        log.current = log.loadLatest(log.loader.findLatest(0));
+        log.settle(log.loader.findLatest(0));
         return log;
     }
 
@@ -123,13 +185,29 @@ public final class FileCommitLog implements CommitLog {
 
     @Override
     public TableState current() {
+        CorruptFileException d = damage;
+        if (d != null) {
+            throw d.rethrown();
+        }
         return current;
     }
 
     @Override
     public synchronized TableState refresh() {
+        if (damage != null) {
+            StateLoader.Head found = loader.findLatest(head);
+            if (found.latest() != head || found.missing()) {
+                settle(found);
+            }
+            return current();
+        }
         TableState cur = current;
-        long latest = loader.findLatest(cur.commitId());
+        StateLoader.Head found = loader.findLatest(cur.commitId());
+        long latest = found.latest();
+        if (found.missing()) {
+            settle(found);
+            return current();
+        }
         if (latest == cur.commitId()) {
             return cur;
         }
@@ -141,9 +219,81 @@ public final class FileCommitLog implements CommitLog {
         } catch (SnapshotExpiredException e) {
             // Commits after ours expired meanwhile: start from a checkpoint instead.
             next = loadLatest(latest);
+        } catch (CorruptFileException e) {
+            settle(found);
+            return current();
         }
         current = next;
+        head = next.commitId();
         return next;
+    }
+
+    /**
+     * Takes the result of a search for the latest commit: loads its state, or, if that cannot be
+     * read (a commit file is damaged, or missing although proven), records the damage and keeps the
+     * latest readable state below it, so that older snapshots stay readable while every read of the
+     * latest fails with the damage (docs/table-services.md, "Damaged metadata").
+     */
+    private void settle(StateLoader.Head found) {
+        if (found.missing()) {
+            CorruptFileException e = loader.missing(found).withAdvice(repairAdvice());
+            LOG.warn("Table {} is damaged: {}", location(), e.getMessage());
+            damage = e;
+            head = found.proven();
+            current = readableBelow(found.latest() + 1);
+            return;
+        }
+        try {
+            TableState next = loadLatest(found.latest());
+            current = next;
+            head = next.commitId();
+            damage = null;
+        } catch (CorruptFileException e) {
+            CorruptFileException d = e.withAdvice(repairAdvice());
+            LOG.warn("Table {} is damaged: {}", location(), d.getMessage());
+            damage = d;
+            head = found.latest();
+            current = readableBelow(found.latest());
+        }
+    }
+
+    /**
+     * The latest state before {@code commitId} that can be read, for the schema of a damaged table;
+     * the empty state if none of the last few can.
+     */
+    private TableState readableBelow(long commitId) {
+        long earliest = loader.knownEarliestRetained();
+        long floor = Math.max(earliest, commitId - 2L * checkpointInterval(first()) - 1);
+        for (long id = commitId - 1; id >= floor && id >= 0; id--) {
+            try {
+                return loader.load(id);
+            } catch (CorruptFileException | SnapshotExpiredException e) {
+                LOG.debug("State {} of table {} cannot be read either: {}", id, location(), e);
+            }
+        }
+        return loader.empty();
+    }
+
+    /** How to repair a damaged table, for error messages. */
+    String repairAdvice() {
+        return "Older snapshots can still be read. Repair the table by rolling back to an intact"
+                + " commit, which writes a new commit (never delete or edit metadata files by"
+                + " hand): 'weir doctor --table "
+                + location()
+                + "' lists the intact commits, 'weir doctor --table "
+                + location()
+                + " --rollback-to <commit id>' (or Table.rollbackTo, or CALL"
+                + " <catalog>.sys.rollback_to) repairs";
+    }
+
+    /** The latest commit id, while damaged the latest that exists or is proven; no I/O. */
+    long head() {
+        return head;
+    }
+
+    /** The damage that makes the latest commit unreadable, or null. */
+    CorruptFileException damage() {
+        return damage;
     }
 
     /**
@@ -156,7 +306,7 @@ public final class FileCommitLog implements CommitLog {
             try {
                 return loader.load(latest);
             } catch (SnapshotExpiredException e) {
-                long newer = loader.findLatest(latest);
+                long newer = loader.findLatest(latest).latest();
                 if (newer <= latest) {
                     throw e;
                 }
@@ -192,11 +342,16 @@ public final class FileCommitLog implements CommitLog {
     @Override
     public TableState state(long commitId) {
         TableState cur = current;
-        if (commitId == cur.commitId()) {
+        if (damage == null && commitId == cur.commitId()) {
             return cur;
         }
-        cur = checkExists(commitId);
-        return commitId == cur.commitId() ? cur : loader.load(commitId);
+        checkExists(commitId);
+        CorruptFileException d = damage;
+        if (d != null && commitId == head) {
+            throw d.rethrown();
+        }
+        cur = current;
+        return d == null && commitId == cur.commitId() ? cur : loader.load(commitId);
     }
 
     @Override
@@ -247,7 +402,7 @@ public final class FileCommitLog implements CommitLog {
 
     @Override
     public Commit commit(long commitId) {
-        TableState cur = checkExists(commitId);
+        long latest = checkExists(commitId);
         if (commitId == 0) {
             throw new ValidationException(
                     "Cannot read commit 0 of table "
@@ -257,7 +412,7 @@ public final class FileCommitLog implements CommitLog {
         if (commitId < loader.knownEarliestRetained()) {
             throw loader.expired(commitId, loader.knownEarliestRetained());
         }
-        return loader.require(commitId, cur.commitId());
+        return loader.require(commitId, latest);
     }
 
     @Override
@@ -313,6 +468,117 @@ public final class FileCommitLog implements CommitLog {
     }
 
     @Override
+    public synchronized CommitResult rollbackTo(long commitId) {
+        TableState latest = null;
+        try {
+            latest = refresh();
+        } catch (CorruptFileException e) {
+            // damaged: exactly what a rollback repairs
+        }
+        long top = head;
+        ValidationException.check(
+                commitId >= 0 && commitId < top,
+                "Cannot roll back table %s to commit %s: valid commits are 0 to %s, before the"
+                        + " latest commit %s",
+                location(),
+                commitId,
+                top - 1,
+                top);
+        long earliest = loader.earliestRetained();
+        if (commitId < earliest) {
+            throw loader.expired(commitId, earliest);
+        }
+        TableState target = loader.load(commitId);
+        // Never reuse an id: a damaged commit file still exists, a missing one may have been read
+        // by someone, and a checkpoint or hint may name it. The rollback takes the next free id.
+        long id =
+                Math.max(
+                                top,
+                                Math.max(
+                                        files.maxListedId(
+                                                files.paths().commitsDir(), Long.MAX_VALUE),
+                                        files.maxListedId(
+                                                files.paths().checkpointsDir(), Long.MAX_VALUE)))
+                        + 1;
+        long timestamp =
+                Math.max(
+                        clock.millis(),
+                        Math.max(
+                                target.timestampMillis(),
+                                latest != null
+                                        ? latest.timestampMillis()
+                                        : current.timestampMillis()));
+        Map<String, String> properties = new java.util.TreeMap<>();
+        properties.put(ROLLBACK_TO_PROPERTY, Long.toString(commitId));
+        properties.put(ROLLED_BACK_FROM_PROPERTY, Long.toString(top));
+        if (latest == null) {
+            properties.put(REPAIRED_PROPERTY, "true");
+        }
+        Commit commit =
+                new Commit(
+                        id,
+                        timestamp,
+                        io.weir.CommitKind.ROLLBACK,
+                        target.schemaId(),
+                        null,
+                        -1,
+                        List.of(),
+                        List.of(),
+                        properties,
+                        commitId);
+        String path = files.paths().commit(id);
+        boolean created;
+        try {
+            created =
+                    files.io()
+                            .writeIfAbsent(
+                                    path,
+                                    CommitParser.toJson(commit).getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new io.weir.exceptions.CommitStateUnknownException(
+                    "Cannot tell whether the rollback of table "
+                            + location()
+                            + " to commit "
+                            + commitId
+                            + " landed: writing "
+                            + path
+                            + " failed; run 'weir doctor' to see",
+                    e);
+        }
+        if (!created) {
+            throw new io.weir.exceptions.CommitConflictException(
+                    "Cannot roll back table "
+                            + location()
+                            + " to commit "
+                            + commitId
+                            + ": commit "
+                            + id
+                            + " was made meanwhile; check the table and run the rollback again");
+        }
+        TableState next = target.toBuilder().apply(commit).build();
+        // The rollback's own checkpoint, whatever the interval: loading it never needs the
+        // commits it abandoned (StateLoader reads it in place of the restored state).
+        String checkpoint = files.paths().checkpoint(id);
+        try {
+            files.io()
+                    .writeIfAbsent(
+                            checkpoint,
+                            CheckpointParser.toJson(next).getBytes(StandardCharsets.UTF_8));
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Cannot write checkpoint {} of the rollback", checkpoint, e);
+        }
+        LOG.info(
+                "Rolled table {} back to commit {} with commit {} (the latest commit was {}{})",
+                location(),
+                commitId,
+                id,
+                top,
+                latest == null ? ", damaged" : "");
+        published(next);
+        return new CommitResult(commit, next, false);
+    }
+
+    @Override
     public synchronized CommitResult commit(CommitRequest request) {
         return new CommitProducer(this, request, clock).commit();
     }
@@ -329,6 +595,8 @@ public final class FileCommitLog implements CommitLog {
     /** Called by {@link CommitProducer} once a commit landed; the rest is best effort. */
     void published(TableState next) {
         current = next;
+        head = next.commitId();
+        damage = null;
         long id = next.commitId();
         if (id % checkpointInterval() == 0) {
             String path = files.paths().checkpoint(id);
@@ -348,26 +616,39 @@ public final class FileCommitLog implements CommitLog {
     }
 
     /**
-     * The latest state, refreshed if {@code commitId} is beyond the known one; checks the range.
+     * The latest commit id, refreshed if {@code commitId} is beyond the known one; checks the
+     * range.
      */
-    private TableState checkExists(long commitId) {
-        TableState cur = current;
-        if (commitId > cur.commitId()) {
-            cur = refresh();
+    private long checkExists(long commitId) {
+        if (commitId > head) {
+            try {
+                refresh();
+            } catch (CorruptFileException e) {
+                // damaged: the range below is still valid
+            }
         }
-        if (commitId > cur.commitId() || commitId < 0) {
+        long latest = head;
+        if (commitId > latest || commitId < 0) {
             throw new ValidationException(
                     "Cannot find commit "
                             + commitId
                             + " of table "
                             + location()
                             + ": valid commit ids are 0 to "
-                            + cur.commitId());
+                            + latest);
         }
-        return cur;
+        return latest;
     }
 
     private int checkpointInterval() {
         return metadata().options().metadataCheckpointInterval();
+    }
+
+    private int checkpointInterval(TableMetadata m) {
+        return m.options().metadataCheckpointInterval();
+    }
+
+    private TableMetadata first() {
+        return metadata(0);
     }
 }

@@ -95,7 +95,14 @@ final class MetadataFiles {
         String path = paths.latestHint();
         try {
             String text = readString(path);
-            return text == null ? -1 : Long.parseLong(text.trim());
+            if (text == null) {
+                return -1;
+            }
+            // Decimal digits and a newline: anything else is damage, not a commit id.
+            if (!text.matches("[0-9]{1,19}\n?")) {
+                throw new NumberFormatException("not a commit id: " + abbreviate(text));
+            }
+            return Long.parseLong(text.trim());
         } catch (NumberFormatException | UncheckedIOException e) {
             LOG.warn("Ignoring unreadable commit hint {}: {}", path, e.toString());
             return -1;
@@ -220,6 +227,11 @@ final class MetadataFiles {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read " + path, e);
         }
+    }
+
+    private static String abbreviate(String text) {
+        String t = text.length() > 40 ? text.substring(0, 40) + "..." : text;
+        return "'" + t.replaceAll("[^\\x20-\\x7e]", "?") + "'";
     }
 
     private String readString(String path) {

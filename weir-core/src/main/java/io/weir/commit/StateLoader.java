@@ -1,9 +1,16 @@
 package io.weir.commit;
 
 import io.weir.Commit;
+import io.weir.CommitKind;
 import io.weir.exceptions.CorruptFileException;
 import io.weir.exceptions.SnapshotExpiredException;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
@@ -14,6 +21,7 @@ import java.util.function.LongSupplier;
  * such.
  */
 final class StateLoader {
+    private static final Logger LOG = LoggerFactory.getLogger(StateLoader.class);
     private final MetadataFiles files;
     private final LongSupplier createdMillis;
     private final IntSupplier checkpointInterval;
@@ -51,29 +59,87 @@ final class StateLoader {
     }
 
     /**
+     * Where the search for the latest commit ended: {@code latest} is the greatest commit file
+     * found (probing from the hint, or listing), {@code proven} the greatest commit id that the
+     * LATEST hint, a checkpoint or the expiry marker shows was committed. {@code proven > latest}
+     * means commit files were lost (deleted by hand): the table's latest state is unknown.
+     */
+    record Head(long latest, long proven, String proof) {
+        boolean missing() {
+            return proven > latest;
+        }
+    }
+
+    /**
      * The latest commit id, from a known one (0 when loading). The LATEST hint may lag, so the
      * commits after it are probed; without a usable hint, the commit directory is listed. If the
-     * known commit no longer exists, expiry removed it: the search starts afresh.
+     * known commit no longer exists, expiry removed it (or it was lost): the search starts afresh.
+     * A commit that the hint, a checkpoint or the expiry marker proves existed but whose file is
+     * missing is reported in the result, never silently skipped.
      */
-    long findLatest(long known) {
+    Head findLatest(long known) {
         MetadataPaths paths = files.paths();
         long latest = known;
         if (known > 0 && !files.exists(paths.commit(known + 1))) {
             if (files.exists(paths.commit(known))) {
-                return known; // the common case: nothing new
+                return new Head(known, known, null); // the common case: nothing new
             }
             latest = 0; // our commit expired since: we are far behind, start afresh
         }
         long hint = files.readHint();
+        boolean listed = false;
         if (hint > latest && files.exists(paths.commit(hint))) {
             latest = hint;
         } else if (latest == 0) {
             latest = files.maxListedId(paths.commitsDir(), Long.MAX_VALUE);
+            listed = true;
         }
         while (files.exists(paths.commit(latest + 1))) {
             latest++;
         }
-        return latest;
+        // The hint is written only after its commit landed, and expiry never deletes the latest
+        // commit: a hint beyond the commit files present proves that commit files were lost.
+        if (hint > latest) {
+            return new Head(
+                    latest,
+                    hint,
+                    "the LATEST hint " + paths.latestHint() + " names commit " + hint);
+        }
+        if (listed) {
+            long checkpoint = files.maxListedId(paths.checkpointsDir(), Long.MAX_VALUE);
+            if (checkpoint > latest) {
+                return new Head(
+                        latest,
+                        checkpoint,
+                        "checkpoint " + paths.checkpoint(checkpoint) + " exists");
+            }
+            long earliest = earliestRetained();
+            if (earliest > latest) {
+                return new Head(
+                        latest,
+                        earliest,
+                        "the expiry marker "
+                                + paths.expiredMarker()
+                                + " says commit "
+                                + earliest
+                                + " is retained");
+            }
+        }
+        return new Head(latest, latest, null);
+    }
+
+    /** The error of a head whose commit files are missing, naming the first missing one. */
+    CorruptFileException missing(Head head) {
+        return new CorruptFileException(
+                files.paths().commit(head.latest() + 1),
+                "missing, but "
+                        + head.proof()
+                        + ", so commits up to "
+                        + head.proven()
+                        + " of table "
+                        + files.location()
+                        + " were made; the latest commit file present is "
+                        + head.latest());
     }
 
     /**
@@ -104,13 +170,46 @@ final class StateLoader {
         }
         int interval = checkpointInterval.getAsInt();
         long guess = commitId / interval * interval;
-        TableState base = guess > 0 && guess >= earliest ? files.readCheckpoint(guess) : null;
+        TableState base = null;
+        CorruptFileException damaged = null;
+        if (guess > 0 && guess >= earliest) {
+            try {
+                base = files.readCheckpoint(guess);
+            } catch (CorruptFileException e) {
+                damaged = e;
+                LOG.warn(
+                        "Ignoring damaged checkpoint; loading from an older one: {}",
+                        e.getMessage());
+            }
+        }
         if (base == null) {
-            // Checkpointing is best effort, and the interval may have changed: look for one.
-            long listed = files.maxListedId(files.paths().checkpointsDir(), commitId);
-            base = listed > 0 && listed >= earliest ? files.readCheckpoint(listed) : null;
+            // Checkpointing is best effort, and the interval may have changed: look for one. A
+            // damaged checkpoint is skipped: an older one and more commits give the same state.
+            List<Long> ids = files.listedIds(files.paths().checkpointsDir());
+            for (int i = ids.size() - 1; i >= 0 && base == null; i--) {
+                long id = ids.get(i);
+                if (id > commitId || id == guess && damaged != null) {
+                    continue;
+                }
+                if (id < earliest || id == 0) {
+                    break;
+                }
+                try {
+                    base = files.readCheckpoint(id);
+                } catch (CorruptFileException e) {
+                    if (damaged == null) {
+                        damaged = e;
+                    }
+                    LOG.warn(
+                            "Ignoring damaged checkpoint; loading from an older one: {}",
+                            e.getMessage());
+                }
+            }
         }
         if (base == null && earliest > 0) {
+            if (damaged != null && damaged.path().equals(files.paths().checkpoint(earliest))) {
+                throw damaged;
+            }
             throw new CorruptFileException(
                     files.paths().checkpoint(earliest),
                     "missing, but the commits before "
@@ -125,21 +224,52 @@ final class StateLoader {
         return replay(base, commitId);
     }
 
-    /** Applies the commits after {@code base} up to {@code target}, copying the file set once. */
+    /**
+     * Applies the commits after {@code base} up to {@code target}, copying the file set once. The
+     * commits are read from {@code target} down, so that a {@link CommitKind#ROLLBACK} that
+     * restores an earlier state ends the walk: the commits it abandoned (damaged or missing ones,
+     * typically) are never read.
+     */
     TableState replay(TableState base, long target) {
         if (base.commitId() == target) {
             return base;
         }
-        TableState.Builder builder = base.toBuilder();
-        for (long id = base.commitId() + 1; id <= target; id++) {
+        Deque<Commit> pending = new ArrayDeque<>();
+        TableState start = base;
+        for (long id = target; id > base.commitId(); id--) {
             Commit commit = require(id, target);
+            if (commit.baseCommitId() != id - 1) {
+                // A rollback: its own checkpoint if it has one, else the state it restores.
+                TableState at = readCheckpointOrNull(id);
+                if (at != null) {
+                    start = at;
+                } else {
+                    start = load(commit.baseCommitId());
+                    pending.push(commit);
+                }
+                break;
+            }
+            pending.push(commit);
+        }
+        TableState.Builder builder = start.toBuilder();
+        while (!pending.isEmpty()) {
+            Commit commit = pending.pop();
             try {
                 builder.apply(commit);
             } catch (IllegalArgumentException e) {
-                throw new CorruptFileException(files.paths().commit(id), e.getMessage());
+                throw new CorruptFileException(files.paths().commit(commit.id()), e.getMessage());
             }
         }
         return builder.build();
+    }
+
+    private TableState readCheckpointOrNull(long commitId) {
+        try {
+            return files.readCheckpoint(commitId);
+        } catch (CorruptFileException e) {
+            LOG.warn("Ignoring damaged checkpoint: {}", e.getMessage());
+            return null;
+        }
     }
 
     /**

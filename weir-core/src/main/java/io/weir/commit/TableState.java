@@ -225,18 +225,22 @@ public final class TableState implements Snapshot {
         /**
          * Applies the next commit.
          *
-         * @throws IllegalArgumentException if the commit does not follow this state: its id is not
-         *     the next, it removes a file that is not live or adds one that is
+         * @throws IllegalArgumentException if the commit does not follow this state: its {@link
+         *     Commit#baseCommitId() base} is not this state's commit, it removes a file that is not
+         *     live or adds one that is
          */
         public Builder apply(Commit commit) {
             checkNotBuilt();
-            if (commit.id() != commitId + 1) {
+            if (commit.baseCommitId() != commitId) {
                 throw new IllegalArgumentException(
                         "Cannot apply commit "
                                 + commit.id()
                                 + " to the state as of commit "
                                 + commitId
-                                + ": commits must be applied in order");
+                                + (commit.baseCommitId() == commit.id() - 1
+                                        ? ": commits must be applied in order"
+                                        : ": it restores the state of commit "
+                                                + commit.baseCommitId()));
             }
             for (String path : commit.removed()) {
                 if (!removeFile(path)) {

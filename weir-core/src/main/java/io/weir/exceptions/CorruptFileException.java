@@ -18,6 +18,22 @@ public class CorruptFileException extends WeirException {
         this.offset = -1;
     }
 
+    private CorruptFileException(String message, String path, long offset, Throwable cause) {
+        super(message, cause);
+        this.path = path;
+        this.offset = offset;
+    }
+
+    /** The same error with advice appended to the message, e.g. how to repair the table. */
+    public CorruptFileException withAdvice(String advice) {
+        return new CorruptFileException(getMessage() + ". " + advice, path, offset, this);
+    }
+
+    /** A fresh copy of this error (same message and path), thrown from another place. */
+    public CorruptFileException rethrown() {
+        return new CorruptFileException(getMessage(), path, offset, this);
+    }
+
     public String path() {
         return path;
     }

@@ -4,13 +4,17 @@ import io.weir.Commit;
 import io.weir.DataFile;
 import io.weir.commit.CommitLog;
 import io.weir.commit.TableState;
+import io.weir.exceptions.CorruptFileException;
 import io.weir.exceptions.WeirException;
 
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * Finds the data files that no snapshot from {@code keptFrom} on needs, from the commit files that
@@ -31,8 +35,8 @@ final class ExpiredDataFiles {
      * @param latest the latest state, read before the commit files
      */
     static List<String> find(CommitLog log, TableState latest, long keptFrom) {
-        long oldest = oldestOfChain(log.commitFileIds(), latest.commitId());
-        if (oldest >= keptFrom) {
+        Chain chain = Chain.read(log, latest.commitId());
+        if (chain.oldest >= keptFrom) {
             return List.of();
         }
         Set<String> candidates = new LinkedHashSet<>();
@@ -40,17 +44,10 @@ final class ExpiredDataFiles {
         for (DataFile f : latest.files()) {
             needed.add(f.path());
         }
-        for (long id = oldest + 1; id <= latest.commitId(); id++) {
-            Commit commit = log.commitIfPresent(id);
-            if (commit == null) {
-                throw new WeirException(
-                        String.format(
-                                "Cannot expire snapshots of table %s: commit file %d disappeared"
-                                        + " while reading (is another expiry running?); nothing"
-                                        + " was deleted",
-                                log.location(), id));
+        for (Map.Entry<Long, Commit> e : chain.commits.entrySet()) {
+            if (e.getKey() > chain.oldest) {
+                (e.getKey() <= keptFrom ? candidates : needed).addAll(e.getValue().removed());
             }
-            (id <= keptFrom ? candidates : needed).addAll(commit.removed());
         }
         List<String> expired = new ArrayList<>();
         for (String path : candidates) {
@@ -62,15 +59,66 @@ final class ExpiredDataFiles {
     }
 
     /**
-     * The oldest commit of the unbroken run of commit files that ends at {@code latest}; {@code
-     * latest + 1} if even that one is missing.
+     * The commit files of the unbroken run that ends at the latest commit, read from the latest
+     * down. The run bridges commits that a rollback abandoned ({@code (base, rollback)}): those may
+     * be missing or damaged (the rollback repaired that) and are skipped; any other missing or
+     * damaged commit in the run is an error.
      */
-    static long oldestOfChain(List<Long> ids, long latest) {
-        Set<Long> present = new HashSet<>(ids);
-        long oldest = latest + 1;
-        while (oldest > 1 && present.contains(oldest - 1)) {
-            oldest--;
+    static final class Chain {
+        final SortedMap<Long, Commit> commits = new TreeMap<>();
+        final List<long[]> abandoned = new ArrayList<>();
+        long oldest;
+
+        static Chain read(CommitLog log, long latest) {
+            Chain chain = new Chain();
+            Set<Long> present = new HashSet<>(log.commitFileIds());
+            long id = latest;
+            chain.oldest = latest + 1;
+            for (; id >= 1; id--) {
+                boolean abandoned = chain.isAbandoned(id);
+                if (!present.contains(id)) {
+                    if (abandoned) {
+                        continue;
+                    }
+                    break;
+                }
+                Commit commit;
+                try {
+                    commit = log.commitIfPresent(id);
+                } catch (CorruptFileException e) {
+                    if (abandoned) {
+                        continue;
+                    }
+                    throw e;
+                }
+                if (commit == null) {
+                    if (abandoned) {
+                        continue;
+                    }
+                    throw new WeirException(
+                            String.format(
+                                    "Cannot expire snapshots of table %s: commit file %d"
+                                            + " disappeared while reading (is another expiry"
+                                            + " running?); nothing was deleted",
+                                    log.location(), id));
+                }
+                chain.commits.put(id, commit);
+                chain.oldest = id;
+                if (commit.baseCommitId() != id - 1) {
+                    chain.abandoned.add(new long[] {commit.baseCommitId(), id});
+                }
+            }
+            return chain;
         }
-        return oldest;
+
+        /** Whether a rollback after {@code id} restored a state before it. */
+        boolean isAbandoned(long id) {
+            for (long[] range : abandoned) {
+                if (id > range[0] && id < range[1]) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 }

@@ -5,6 +5,8 @@ import io.weir.DataFile;
 import io.weir.RemoveOrphanFiles;
 import io.weir.RemoveOrphanFilesResult;
 import io.weir.commit.CommitLog;
+import io.weir.commit.TableState;
+import io.weir.exceptions.CorruptFileException;
 import io.weir.exceptions.ValidationException;
 import io.weir.io.FileStatus;
 import io.weir.options.Durations;
@@ -16,6 +18,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -121,19 +124,110 @@ public final class OrphanFileRemoval implements RemoveOrphanFiles {
         }
     }
 
+    /**
+     * Every file the metadata references. Refuses (throws, having deleted nothing) unless every
+     * commit it must read can be read: a commit file that is damaged or missing would make the
+     * files only it references look like orphans. Only commits that a rollback abandoned (it
+     * repaired the table) may be damaged or missing; their files are no snapshot's any more.
+     */
     private Set<String> referencedFiles() {
         Set<String> referenced = new HashSet<>();
-        for (DataFile f : log.refresh().files()) {
+        TableState latest;
+        try {
+            latest = log.refresh();
+        } catch (CorruptFileException e) {
+            throw refuse(e);
+        }
+        for (DataFile f : latest.files()) {
             referenced.add(f.path());
         }
-        for (long id : log.commitFileIds()) {
-            Commit commit = log.commitIfPresent(id);
+        // From the latest down, so that rollbacks are seen before the commits they abandoned.
+        List<Long> ids = new ArrayList<>(log.commitFileIds());
+        Collections.reverse(ids);
+        Set<Long> present = new HashSet<>(ids);
+        List<long[]> abandoned = new ArrayList<>();
+        long earliest = log.earliestRetainedCommit();
+        for (long id = latest.commitId(); id >= Math.max(1, earliest); id--) {
+            if (!present.contains(id) && !isAbandoned(abandoned, id)) {
+                throw refuse(
+                        new CorruptFileException(
+                                commitPath(id),
+                                "missing, but table "
+                                        + log.location()
+                                        + " retains commits "
+                                        + earliest
+                                        + " to "
+                                        + latest.commitId()));
+            }
+            if (present.contains(id)) {
+                Commit commit = read(id, abandoned);
+                if (commit != null && commit.baseCommitId() != id - 1) {
+                    abandoned.add(new long[] {commit.baseCommitId(), id});
+                }
+            }
+        }
+        for (long id : ids) {
+            Commit commit =
+                    id >= Math.max(1, earliest) && id <= latest.commitId()
+                            ? cached.get(id)
+                            : read(id, abandoned);
             if (commit == null) {
-                continue; // expired and deleted meanwhile: expiry deals with its files
+                continue; // abandoned and damaged, or expired and deleted meanwhile
             }
             commit.added().forEach(f -> referenced.add(f.path()));
             referenced.addAll(commit.removed());
         }
         return referenced;
+    }
+
+    private final java.util.Map<Long, Commit> cached = new java.util.HashMap<>();
+
+    private Commit read(long id, List<long[]> abandoned) {
+        try {
+            Commit commit = log.commitIfPresent(id);
+            if (commit != null) {
+                cached.put(id, commit);
+            }
+            return commit;
+        } catch (CorruptFileException e) {
+            if (isAbandoned(abandoned, id)) {
+                LOG.info(
+                        "Commit {} of table {} is damaged but was abandoned by a rollback: the"
+                                + " files only it referenced count as orphans",
+                        id,
+                        log.location());
+                return null;
+            }
+            throw refuse(e);
+        }
+    }
+
+    private static boolean isAbandoned(List<long[]> abandoned, long id) {
+        for (long[] range : abandoned) {
+            if (id > range[0] && id < range[1]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private String commitPath(long id) {
+        String digits = Long.toString(id);
+        return log.location()
+                + "/"
+                + CommitLog.METADATA_DIR
+                + "/commits/"
+                + "0".repeat(20 - digits.length())
+                + digits
+                + ".json";
+    }
+
+    private CorruptFileException refuse(CorruptFileException e) {
+        return e.withAdvice(
+                "Orphan removal of table "
+                        + log.location()
+                        + " refuses to run while a commit it must read is damaged or missing (it"
+                        + " would take the files only that commit references for orphans);"
+                        + " nothing was deleted");
     }
 }

@@ -2,6 +2,7 @@ package io.weir.service;
 
 import io.weir.SnapshotLease;
 import io.weir.commit.CommitLog;
+import io.weir.exceptions.CorruptFileException;
 
 import java.util.List;
 
@@ -55,7 +56,7 @@ record RetentionPolicy(int minRetained, int maxRetained, long cutoffMillis) {
         long found = 0;
         while (lo <= hi) {
             long mid = (lo + hi) >>> 1;
-            if (log.commit(mid).timestampMillis() <= cutoffMillis) {
+            if (timestamp(log, mid, latest) <= cutoffMillis) {
                 found = mid;
                 lo = mid + 1;
             } else {
@@ -63,5 +64,23 @@ record RetentionPolicy(int minRetained, int maxRetained, long cutoffMillis) {
             }
         }
         return found;
+    }
+
+    /**
+     * A commit's timestamp; for a commit that a rollback abandoned and that cannot be read, that of
+     * the next one that can (never less: timestamps never decrease).
+     */
+    private static long timestamp(CommitLog log, long id, long latest) {
+        CorruptFileException first = null;
+        for (long c = id; c <= latest; c++) {
+            try {
+                return log.commit(c).timestampMillis();
+            } catch (CorruptFileException e) {
+                if (first == null) {
+                    first = e;
+                }
+            }
+        }
+        throw first;
     }
 }

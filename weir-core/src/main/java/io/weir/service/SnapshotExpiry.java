@@ -6,7 +6,9 @@ import io.weir.SnapshotLease;
 import io.weir.commit.CommitLog;
 import io.weir.commit.LeaseFiles;
 import io.weir.commit.TableState;
+import io.weir.exceptions.CorruptFileException;
 import io.weir.exceptions.ValidationException;
+import io.weir.io.FileStatus;
 import io.weir.options.TableOptions;
 
 import org.slf4j.Logger;
@@ -94,13 +96,14 @@ public final class SnapshotExpiry implements ExpireSnapshots {
         long retainFrom =
                 policy.earliestToRetain(log, latest.commitId(), before, live(leases.list(), now));
         if (!execute) {
+            retainFrom = readableFrom(retainFrom, before);
             List<String> data = fullPaths(ExpiredDataFiles.find(log, latest, retainFrom));
             List<String> metadata = new ArrayList<>(log.metadataFilesBefore(retainFrom));
             metadata.addAll(endedLeases(leases, now));
             return new ExpireSnapshotsResult(before, retainFrom, retainFrom, data, metadata, true);
         }
         if (retainFrom > before) {
-            log.retainFrom(retainFrom);
+            retainFrom = retainReadable(retainFrom, before);
         }
         long keptFrom = retainFrom;
         for (SnapshotLease lease : live(leases.list(), log.clock().millis())) {
@@ -135,6 +138,50 @@ public final class SnapshotExpiry implements ExpireSnapshots {
         return new ExpireSnapshotsResult(before, retainFrom, keptFrom, data, metadata, false);
     }
 
+    /**
+     * {@code retainFrom}, or the greatest earlier commit whose state can be read: a commit that a
+     * rollback abandoned because it is damaged cannot start the retained snapshots (expiry writes a
+     * checkpoint as of it); {@code before} if none can.
+     */
+    private long readableFrom(long retainFrom, long before) {
+        for (long id = retainFrom; id > before; id--) {
+            try {
+                log.state(id);
+                if (id != retainFrom) {
+                    LOG.warn(
+                            "Snapshot {} of table {} cannot be read; retaining from {} instead",
+                            retainFrom,
+                            log.location(),
+                            id);
+                }
+                return id;
+            } catch (CorruptFileException e) {
+                LOG.debug("Snapshot {} of table {} cannot be read: {}", id, log.location(), e);
+            }
+        }
+        return before;
+    }
+
+    /** Records the earliest retained commit as {@link #readableFrom} would choose it. */
+    private long retainReadable(long retainFrom, long before) {
+        for (long id = retainFrom; id > before; id--) {
+            try {
+                log.retainFrom(id);
+                if (id != retainFrom) {
+                    LOG.warn(
+                            "Snapshot {} of table {} cannot be read; retaining from {} instead",
+                            retainFrom,
+                            log.location(),
+                            id);
+                }
+                return id;
+            } catch (CorruptFileException e) {
+                LOG.debug("Snapshot {} of table {} cannot be read: {}", id, log.location(), e);
+            }
+        }
+        return before;
+    }
+
     private static List<SnapshotLease> live(List<SnapshotLease> leases, long now) {
         return leases.stream().filter(l -> l.isLive(now)).toList();
     }
@@ -150,6 +197,13 @@ public final class SnapshotExpiry implements ExpireSnapshots {
         for (SnapshotLease lease : leases.list()) {
             if (lease.expiresMillis() < now - grace) {
                 paths.add(leases.path(lease.consumerId()));
+            }
+        }
+        // A lease file that does not parse protects nothing; it goes once it is as old as an
+        // ended lease may be (its last write is the latest it could have been renewed).
+        for (FileStatus damaged : leases.damaged()) {
+            if (damaged.modificationTimeMillis() < now - grace) {
+                paths.add(damaged.path());
             }
         }
         return paths;

@@ -149,10 +149,24 @@ class TableLoadingTest {
         assertThat(load().current()).isEqualTo(log.current());
         Files.writeString(hint, "not a number");
         assertThat(load().current()).isEqualTo(log.current());
-        Files.writeString(hint, "99\n");
-        assertThat(load().current()).isEqualTo(log.current());
         Files.delete(hint);
         assertThat(load().current()).isEqualTo(log.current());
+    }
+
+    @Test
+    void aHintBeyondTheCommitFilesProvesLostCommits() throws Exception {
+        FileCommitLog log = create(Map.of());
+        for (int i = 0; i < 5; i++) {
+            log.commit(CommitRequest.append(List.of(TestDataFiles.log("d", i))));
+        }
+        // The hint is written only after its commit landed: commits 6..99 were lost.
+        Files.writeString(dir.resolve("table/_weir/LATEST"), "99\n");
+        FileCommitLog loaded = load();
+        assertThatThrownBy(loaded::current)
+                .isInstanceOf(io.weir.exceptions.CorruptFileException.class)
+                .hasMessageContaining(
+                        "commits/00000000000000000006.json: missing, but the LATEST" + " hint");
+        assertThat(loaded.state(5)).isEqualTo(log.current());
     }
 
     @Test

@@ -41,6 +41,35 @@ class SnapshotLeasesTest {
     private final Random random = new Random(5);
 
     @Test
+    void aGarbageLeaseFileIsIgnoredAndDeletedOnceOld() throws Exception {
+        String location = dir.resolve("t").toString();
+        ModelTable model = ModelTable.create(new LocalFileIO(), location, OPTIONS, clock);
+        Table table = model.table;
+        for (int i = 0; i < 6; i++) {
+            model.append(random, 10);
+        }
+        SnapshotLease lease = table.leases().acquire("reader-1", 3, Duration.ofMinutes(10));
+        Path garbage = dir.resolve("t/_weir/consumers/broken.json");
+        Files.writeString(garbage, "{\"format-version\" : 1, \"consumer-id\" : ");
+        Files.setLastModifiedTime(
+                garbage, java.nio.file.attribute.FileTime.fromMillis(clock.millis()));
+
+        // It stops nothing: the valid lease is honoured, the damaged one protects nothing.
+        assertThat(table.leases().list()).containsExactly(lease);
+        ExpireSnapshotsResult first = table.expireSnapshots().commit();
+        assertThat(first.earliestRetained()).isEqualTo(3);
+        assertThat(first.deletedMetadataFiles()).doesNotContain(garbage.toString());
+        assertThat(garbage).exists();
+
+        // Deleted once older than orphan.older-than (1 d), as an ended lease.
+        clock.advance(Duration.ofDays(1).plusMinutes(1));
+        ExpireSnapshotsResult later = table.expireSnapshots().commit();
+        assertThat(later.earliestRetained()).isEqualTo(6);
+        assertThat(later.deletedMetadataFiles()).contains(garbage.toString());
+        assertThat(garbage).doesNotExist();
+    }
+
+    @Test
     void aLeaseKeepsItsSnapshotsUntilItEnds() {
         String location = dir.resolve("t").toString();
         ModelTable model = ModelTable.create(new LocalFileIO(), location, OPTIONS, clock);

@@ -77,10 +77,16 @@ final class ServiceTable {
 
     /** The rows of the latest snapshot, sorted by key. */
     List<List<Object>> rows() {
+        return rowsAt(-1);
+    }
+
+    /** The rows of a snapshot (-1: the latest), sorted by key. */
+    List<List<Object>> rowsAt(long snapshot) {
         Table fresh = Tables.load(location);
         RowType type = fresh.schema().rowType();
         Map<String, List<Object>> rows = new TreeMap<>();
-        try (RowReader reader = fresh.newScan().rows()) {
+        try (RowReader reader =
+                (snapshot < 0 ? fresh.newScan() : fresh.newScan().useSnapshot(snapshot)).rows()) {
             while (reader.next()) {
                 BinaryRow row = reader.row();
                 List<Object> values = new ArrayList<>();

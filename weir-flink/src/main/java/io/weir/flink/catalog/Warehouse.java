@@ -1,5 +1,6 @@
 package io.weir.flink.catalog;
 
+import io.weir.Tables;
 import io.weir.flink.FileIOLoader;
 import io.weir.io.FileIO;
 import io.weir.io.FileIOs;
@@ -135,6 +136,18 @@ final class Warehouse {
             throw new CatalogException("Cannot rename " + from + " to " + to + ": it exists", e);
         } catch (IOException e) {
             throw new CatalogException("Cannot rename " + from + " to " + to, e);
+        }
+    }
+
+    /**
+     * Deletes a table's files: only those its metadata knows and those named as Weir names data
+     * files; foreign files stay (logged by {@link Tables#drop}).
+     */
+    void dropTable(String location) {
+        try {
+            Tables.drop(io(location).get(), location);
+        } catch (java.io.UncheckedIOException e) {
+            throw new CatalogException("Cannot drop table " + location, e);
         }
     }
 

@@ -228,7 +228,7 @@ public class WeirCatalog extends CatalogDefaults {
             }
             throw new TableNotExistException(getName(), path);
         }
-        warehouse.deleteRecursively(warehouse.table(path));
+        warehouse.dropTable(warehouse.table(path));
     }
 
     /** Renames the table's directory: table metadata holds paths relative to it. */

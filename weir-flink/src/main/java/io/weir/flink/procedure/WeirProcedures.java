@@ -23,7 +23,8 @@ public final class WeirProcedures {
                 CompactProcedure.NAME,
                 ExpireSnapshotsProcedure.NAME,
                 ExpirePartitionsProcedure.NAME,
-                RemoveOrphanFilesProcedure.NAME);
+                RemoveOrphanFilesProcedure.NAME,
+                RollbackToProcedure.NAME);
     }
 
     /** The procedure of that name, working on the tables {@code tables} finds. */
@@ -34,6 +35,7 @@ public final class WeirProcedures {
                     case ExpireSnapshotsProcedure.NAME -> new ExpireSnapshotsProcedure(tables);
                     case ExpirePartitionsProcedure.NAME -> new ExpirePartitionsProcedure(tables);
                     case RemoveOrphanFilesProcedure.NAME -> new RemoveOrphanFilesProcedure(tables);
+                    case RollbackToProcedure.NAME -> new RollbackToProcedure(tables);
                     default -> null;
                 });
     }

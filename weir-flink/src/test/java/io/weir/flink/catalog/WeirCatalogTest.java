@@ -109,6 +109,37 @@ class WeirCatalogTest {
     }
 
     @Test
+    void createRefusesADirectoryWithForeignFilesAndDropLeavesThemInPlace() throws Exception {
+        sql("CREATE DATABASE c.db");
+        java.nio.file.Path dir = warehouse.resolve("db.db/t");
+        java.nio.file.Files.createDirectories(dir.resolve("exports"));
+        java.nio.file.Files.writeString(dir.resolve("exports/orders.csv"), "1,2");
+        assertThatThrownBy(() -> sql(CREATE_T))
+                .satisfies(
+                        e ->
+                                assertThat(String.join("\n", messages(e)))
+                                        .contains(
+                                                "Cannot create table db.t: Cannot create table at")
+                                        .contains(dir.resolve("exports/orders.csv").toString()));
+        assertThat(dir.resolve("_weir")).doesNotExist();
+        java.nio.file.Files.delete(dir.resolve("exports/orders.csv"));
+
+        // Files put into the table's directory later stay when the table is dropped.
+        sql(CREATE_T);
+        sql("INSERT INTO c.db.t VALUES (1, 'a', 1), (2, 'b', 2)");
+        java.nio.file.Path mine = dir.resolve("dt=a/notes.txt");
+        java.nio.file.Files.createDirectories(mine.getParent());
+        java.nio.file.Files.writeString(mine, "mine");
+        java.nio.file.Files.writeString(dir.resolve("exports/orders.csv"), "1,2");
+        sql("DROP TABLE c.db.t");
+        assertThat(query("SHOW TABLES IN c.db")).isEmpty();
+        try (var files = java.nio.file.Files.walk(dir)) {
+            assertThat(files.filter(java.nio.file.Files::isRegularFile).toList())
+                    .containsExactlyInAnyOrder(mine, dir.resolve("exports/orders.csv"));
+        }
+    }
+
+    @Test
     void aFreshCatalogReadsTheTableBackFromDisk() throws Exception {
         sql("CREATE DATABASE c.db");
         sql(CREATE_T);

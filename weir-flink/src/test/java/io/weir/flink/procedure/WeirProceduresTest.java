@@ -46,7 +46,11 @@ class WeirProceduresTest {
         assertThat(query("SHOW PROCEDURES FROM c.db"))
                 .extracting(r -> r.getField(0))
                 .contains(
-                        "compact", "expire_snapshots", "expire_partitions", "remove_orphan_files");
+                        "compact",
+                        "expire_snapshots",
+                        "expire_partitions",
+                        "remove_orphan_files",
+                        "rollback_to");
 
         long groupsOfA = groups("dt=a");
         long groupsOfB = groups("dt=b");
@@ -106,6 +110,30 @@ class WeirProceduresTest {
                                         "SELECT * FROM c.db.t /*+ OPTIONS('scan.snapshot-id' ="
                                                 + " '1') */"))
                 .satisfies(e -> assertThat(messages(e)).contains("earliest retained commit is 4"));
+    }
+
+    @Test
+    void rollbackToRepairsATableWhoseNewestCommitIsDamaged() throws IOException {
+        writeRounds(3);
+        Map<Long, String> atTwo = new TreeMap<>();
+        for (Row r :
+                query("SELECT id, dt, v FROM c.db.t /*+ OPTIONS('scan.snapshot-id' = '2') */")) {
+            atTwo.put((Long) r.getField(0), r.getField(1) + "/" + r.getField(2));
+        }
+        java.nio.file.Path commit3;
+        try (var files = java.nio.file.Files.walk(warehouse)) {
+            commit3 =
+                    files.filter(f -> f.toString().endsWith("commits/00000000000000000003.json"))
+                            .findFirst()
+                            .orElseThrow();
+        }
+        java.nio.file.Files.writeString(commit3, "{ damaged");
+        assertThatThrownBy(() -> query("SELECT * FROM c.db.t"))
+                .satisfies(e -> assertThat(messages(e)).contains("Corrupt file " + commit3));
+
+        assertThat(query("CALL c.sys.rollback_to(`table` => 'db.t', snapshot_id => 2)"))
+                .containsExactly(Row.of(2L, 4L));
+        assertThat(tableRows()).isEqualTo(atTwo);
     }
 
     @Test

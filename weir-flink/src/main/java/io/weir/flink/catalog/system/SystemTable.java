@@ -32,7 +32,7 @@ public enum SystemTable {
             field(
                     "commit_kind",
                     VarCharType.STRING_TYPE.copy(false),
-                    "APPEND, COMPACT, OVERWRITE or CLEAN."),
+                    "APPEND, COMPACT, OVERWRITE, CLEAN or ROLLBACK."),
             field(
                     "records_added",
                     new BigIntType(false),

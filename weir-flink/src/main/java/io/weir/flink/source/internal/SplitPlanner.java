@@ -148,12 +148,15 @@ public final class SplitPlanner {
         }
         Set<FileGroupId> appended = new HashSet<>();
         boolean onlyAppendsAndCompactions = true;
-        for (long id = from + 1; id <= to; id++) {
+        // From the end down, and no further than needed: a rollback's abandoned commits (which
+        // may be damaged) lie before it.
+        for (long id = to; id > from; id--) {
             Commit commit = table.commit(id);
             if (commit.kind() == CommitKind.APPEND && commit.removed().isEmpty()) {
                 commit.added().stream().map(DataFile::fileGroup).forEach(appended::add);
             } else if (commit.kind() != CommitKind.COMPACT) {
                 onlyAppendsAndCompactions = false;
+                break;
             }
         }
         if (onlyAppendsAndCompactions && appended.isEmpty()) {
