@@ -9,7 +9,6 @@ import io.weir.RemoveOrphanFilesResult;
 import io.weir.Table;
 import io.weir.Tables;
 import io.weir.TimePartitioning;
-import io.weir.exceptions.WeirException;
 import io.weir.options.ConfigOption;
 
 import picocli.CommandLine.Command;
@@ -20,7 +19,6 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -85,15 +83,7 @@ public final class CleanCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try {
-            return run(spec.commandLine().getOut());
-        } catch (WeirException | IllegalArgumentException e) {
-            spec.commandLine().getErr().println("Error: " + e.getMessage());
-            return 1;
-        } catch (UncheckedIOException e) {
-            spec.commandLine().getErr().println("Error: " + Errors.describe(e));
-            return 1;
-        }
+        return Errors.exitCode(spec, this::run);
     }
 
     private int run(PrintWriter out) {

@@ -6,7 +6,6 @@ import io.weir.DataFile;
 import io.weir.ScanTask;
 import io.weir.Table;
 import io.weir.Tables;
-import io.weir.exceptions.WeirException;
 import io.weir.flink.FileIOLoader;
 import io.weir.flink.compaction.CompactionJob;
 
@@ -18,7 +17,6 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -76,15 +74,7 @@ public final class CompactCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try {
-            return run(spec.commandLine().getOut());
-        } catch (WeirException | IllegalArgumentException e) {
-            spec.commandLine().getErr().println("Error: " + e.getMessage());
-            return 1;
-        } catch (UncheckedIOException e) {
-            spec.commandLine().getErr().println("Error: " + Errors.describe(e));
-            return 1;
-        }
+        return Errors.exitCode(spec, this::run);
     }
 
     private int run(PrintWriter out) {

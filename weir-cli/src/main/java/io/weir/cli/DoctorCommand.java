@@ -4,7 +4,6 @@ import io.weir.Snapshot;
 import io.weir.Table;
 import io.weir.Tables;
 import io.weir.commit.MetadataDiagnosis;
-import io.weir.exceptions.WeirException;
 import io.weir.io.FileIO;
 import io.weir.io.FileIOs;
 
@@ -15,7 +14,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.util.concurrent.Callable;
 
 /**
@@ -52,15 +50,7 @@ public final class DoctorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try {
-            return run(spec.commandLine().getOut());
-        } catch (WeirException | IllegalArgumentException e) {
-            spec.commandLine().getErr().println("Error: " + e.getMessage());
-            return 1;
-        } catch (UncheckedIOException e) {
-            spec.commandLine().getErr().println("Error: " + Errors.describe(e));
-            return 1;
-        }
+        return Errors.exitCode(spec, this::run);
     }
 
     private int run(PrintWriter out) {
