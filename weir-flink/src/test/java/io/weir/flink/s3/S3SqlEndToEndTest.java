@@ -172,7 +172,10 @@ class S3SqlEndToEndTest {
     private static final class Change
             implements org.apache.flink.api.common.functions.MapFunction<Long, Row>, Serializable {
         @Override
-        public Row map(Long i) {
+        public Row map(Long i) throws InterruptedException {
+            if (i % 1000 == 999) {
+                Thread.sleep(100); // about 2 s of input: several checkpoints, so several commits
+            }
             long key = i % KEYS;
             if (i % 7 == 3) {
                 return Row.ofKind(RowKind.DELETE, key, null, null);

@@ -58,7 +58,7 @@ final class Changes {
             long id = id(s, keys);
             List<Object> key = List.of(id, dt(id));
             switch (kind(s)) {
-                // A -U retracts its key, as a -D does, unless a later row adds it again.
+                    // A -U retracts its key, as a -D does, unless a later row adds it again.
                 case DELETE, UPDATE_BEFORE -> rows.remove(key);
                 default -> rows.put(key, List.of(id, dt(id), s, name(s)));
             }
