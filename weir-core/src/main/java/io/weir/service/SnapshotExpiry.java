@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongConsumer;
 
 /**
  * The {@link ExpireSnapshots} of a table. One run, in an order that leaves the table loadable and
@@ -144,29 +145,22 @@ public final class SnapshotExpiry implements ExpireSnapshots {
      * checkpoint as of it); {@code before} if none can.
      */
     private long readableFrom(long retainFrom, long before) {
-        for (long id = retainFrom; id > before; id--) {
-            try {
-                log.state(id);
-                if (id != retainFrom) {
-                    LOG.warn(
-                            "Snapshot {} of table {} cannot be read; retaining from {} instead",
-                            retainFrom,
-                            log.location(),
-                            id);
-                }
-                return id;
-            } catch (CorruptFileException e) {
-                LOG.debug("Snapshot {} of table {} cannot be read: {}", id, log.location(), e);
-            }
-        }
-        return before;
+        return firstReadable(retainFrom, before, log::state);
     }
 
     /** Records the earliest retained commit as {@link #readableFrom} would choose it. */
     private long retainReadable(long retainFrom, long before) {
+        return firstReadable(retainFrom, before, log::retainFrom);
+    }
+
+    /**
+     * The greatest commit from {@code retainFrom} down to (not including) {@code before} for which
+     * {@code action} does not find the state damaged; {@code before} if there is none.
+     */
+    private long firstReadable(long retainFrom, long before, LongConsumer action) {
         for (long id = retainFrom; id > before; id--) {
             try {
-                log.retainFrom(id);
+                action.accept(id);
                 if (id != retainFrom) {
                     LOG.warn(
                             "Snapshot {} of table {} cannot be read; retaining from {} instead",
