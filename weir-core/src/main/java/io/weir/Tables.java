@@ -3,9 +3,9 @@ package io.weir;
 import io.weir.commit.FileCommitLog;
 import io.weir.io.FileIO;
 import io.weir.io.FileIOs;
+import io.weir.merge.MergeFunctions;
 import io.weir.options.StorageOptions;
 import io.weir.options.TableOptions;
-import io.weir.read.FileGroupReader;
 import io.weir.service.TableDeletion;
 
 import java.time.Clock;
@@ -40,7 +40,7 @@ public final class Tables {
             throw new io.weir.exceptions.ValidationException(
                     "Cannot create table " + location + ": " + e.getMessage(), e);
         }
-        FileGroupReader.sequenceField(metadata);
+        MergeFunctions.validate(metadata);
         return new BaseTable(FileCommitLog.create(io, location, metadata, clock));
     }
 

@@ -14,6 +14,7 @@ import io.weir.log.LogCodec;
 import io.weir.log.LogFileReader;
 import io.weir.log.LogFileWriter;
 import io.weir.log.LogWriterOptions;
+import io.weir.merge.MergeFunctions;
 import io.weir.read.RowReader;
 import io.weir.read.SortedMergeReader;
 
@@ -161,7 +162,12 @@ public class MergeBenchmark implements Verifiable {
         for (RowArena log : logs) {
             sources.add(new ArenaReader(log));
         }
-        return drain(new SortedMergeReader(sources, schema.arity(), key, null, false));
+        return drain(
+                new SortedMergeReader(
+                        sources,
+                        key,
+                        MergeFunctions.deduplicate(null, schema.arity(), false),
+                        false));
     }
 
     @Benchmark
@@ -190,7 +196,12 @@ public class MergeBenchmark implements Verifiable {
         for (String path : logPaths) {
             sources.add(new LogReader(LogFileReader.open(io.newInputFile(path), schema.arity())));
         }
-        return drain(new SortedMergeReader(sources, schema.arity(), key, null, false));
+        return drain(
+                new SortedMergeReader(
+                        sources,
+                        key,
+                        MergeFunctions.deduplicate(null, schema.arity(), false),
+                        false));
     }
 
     @Benchmark

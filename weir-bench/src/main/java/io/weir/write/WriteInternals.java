@@ -7,6 +7,7 @@ import io.weir.TableWrite;
 import io.weir.data.KeyFields;
 import io.weir.io.FileIO;
 import io.weir.log.LogWriterOptions;
+import io.weir.merge.MergeFunctions;
 
 import java.util.List;
 
@@ -33,7 +34,16 @@ public final class WriteInternals {
                 Schema schema,
                 KeyFields key,
                 LogWriterOptions options) {
-            this.flusher = new LogFlusher(io, location, schema, key, null, options);
+            this.flusher =
+                    new LogFlusher(
+                            io,
+                            location,
+                            schema,
+                            key,
+                            key == null
+                                    ? null
+                                    : MergeFunctions.deduplicate(null, options.arity(), true),
+                            options);
         }
 
         /** Sorts the buffer (if not yet sorted) and writes one log file per file group. */

@@ -37,6 +37,11 @@ public enum RowKind {
         return this == INSERT || this == UPDATE_AFTER;
     }
 
+    /** Whether the row retracts its key (-U, -D): see {@link #isRetraction(byte)}. */
+    public boolean isRetraction() {
+        return !isAdd();
+    }
+
     /**
      * Whether a row of this kind byte retracts its key (-U or -D, the odd values): for a keyed
      * table, both remove the key's current row unless a later row adds it again. A filter after an

@@ -10,6 +10,7 @@ import io.weir.data.KeyFields;
 import io.weir.data.ValueStrings;
 import io.weir.exceptions.ValidationException;
 import io.weir.io.FileIO;
+import io.weir.merge.MergeFunctions;
 import io.weir.types.RowType;
 
 import java.util.ArrayList;
@@ -20,9 +21,9 @@ import java.util.Map;
 import java.util.stream.IntStream;
 
 /**
- * Reads the files of one file group as full table rows: merged by primary key (base files and logs,
- * oldest first: {@link #READ_ORDER}) for tables with a key, concatenated in sequence order for
- * append-only tables.
+ * Reads the files of one file group as full table rows: merged by primary key with the table's
+ * merge function (base files and logs, oldest first: {@link #READ_ORDER}) for tables with a key,
+ * concatenated in sequence order for append-only tables.
  */
 public final class FileGroupReader {
     /**
@@ -66,7 +67,7 @@ public final class FileGroupReader {
         }
         KeyFields key = KeyFields.of(rowType, schema.primaryKeyPositions());
         return new SortedMergeReader(
-                sources, rowType.size(), key, sequenceField(metadata), keepDeletes);
+                sources, key, MergeFunctions.create(metadata, false), keepDeletes);
     }
 
     /**
@@ -145,21 +146,5 @@ public final class FileGroupReader {
                 location,
                 f.schemaId(),
                 metadata.schemaId());
-    }
-
-    /** The table's {@code sequence.field} as a one-field key, or null. */
-    public static KeyFields sequenceField(TableMetadata metadata) {
-        String name = metadata.options().sequenceField();
-        if (name == null) {
-            return null;
-        }
-        RowType rowType = metadata.schema().rowType();
-        int pos = rowType.indexOf(name);
-        ValidationException.check(
-                pos >= 0,
-                "Invalid option 'sequence.field': column '%s' does not exist (columns: %s)",
-                name,
-                rowType.names());
-        return KeyFields.of(rowType, new int[] {pos});
     }
 }

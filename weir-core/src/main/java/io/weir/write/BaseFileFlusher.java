@@ -18,8 +18,8 @@ import io.weir.log.LogFileWriter;
 import io.weir.log.LogWriteBuffers;
 import io.weir.log.LogWriterOptions;
 import io.weir.read.DataFileReaders;
-import io.weir.read.RowBuffer;
 import io.weir.types.RowType;
+import io.weir.util.RowBuffer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

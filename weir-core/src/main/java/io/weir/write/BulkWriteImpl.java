@@ -8,7 +8,7 @@ import io.weir.data.BinaryRow;
 import io.weir.data.KeyFields;
 import io.weir.io.FileIO;
 import io.weir.memory.MemoryPool;
-import io.weir.read.FileGroupReader;
+import io.weir.merge.MergeFunctions;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,9 +19,9 @@ import java.util.List;
  * full, the buffer is sorted and written (keys folded to their winners) as a run to a local spill
  * file ({@link SpillFiles}), and emptied. {@link #prepareCommit()} merges the runs and the buffer
  * ({@link MergedRows}; first runs in groups of {@code maxFanIn} while there are more), folds keys
- * once more ({@link FoldingRows}) and writes the result as sorted base files ({@link
- * BaseFileFlusher}). Without a spill nothing touches the local disk: the buffer is written
- * directly.
+ * once more ({@link FoldingRows}, the table's merge function) and writes the result as sorted base
+ * files ({@link BaseFileFlusher}). Without a spill nothing touches the local disk: the buffer is
+ * written directly.
  *
  * <p>Per row: the same checks and routing as the upsert writer ({@link RowRouter}) and one copy
  * into the buffer; nothing is allocated per row.
@@ -30,7 +30,7 @@ public final class BulkWriteImpl implements BulkWrite {
     private final String location;
     private final RowRouter router;
     private final KeyFields key;
-    private final KeyFields sequenceField;
+    private final TableMetadata metadata;
     private final MemoryPool pool;
     private final SortBuffer buffer;
     private final SpillFiles spills;
@@ -71,7 +71,7 @@ public final class BulkWriteImpl implements BulkWrite {
         this.location = location;
         this.router = new RowRouter(location, metadata, AppendBuckets.fixed(appendBucket));
         this.key = router.key();
-        this.sequenceField = FileGroupReader.sequenceField(metadata);
+        this.metadata = metadata;
         this.pool = MemoryPool.forRows(writeBufferSize, metadata.options().pageSize());
         this.buffer = new SortBuffer(pool, router.arity(), key);
         this.spills = new SpillFiles(spillDirectory, metadata.schemaId(), router.arity(), key);
@@ -106,7 +106,9 @@ public final class BulkWriteImpl implements BulkWrite {
 
     /** For a keyed table, one row per key; an append-only table keeps every row. */
     private SortedRows winners(SortedRows rows) {
-        return key == null ? rows : new FoldingRows(rows, key, sequenceField, router.arity());
+        return key == null
+                ? rows
+                : new FoldingRows(rows, key, MergeFunctions.create(metadata, rows.rowsStayValid()));
     }
 
     @Override

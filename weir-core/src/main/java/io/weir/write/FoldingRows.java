@@ -2,12 +2,12 @@ package io.weir.write;
 
 import io.weir.data.BinaryRow;
 import io.weir.data.KeyFields;
-import io.weir.read.RowBuffer;
+import io.weir.merge.MergeFunction;
 
 /**
- * The winners of a keyed {@link SortedRows}: one row per key, the one that wins on read with the
- * deduplicate engine: the latest, or, with a sequence field, the greatest value of it (nulls lose,
- * ties go to the latest). A winning delete is returned as such; dropping it is the caller's choice.
+ * The keys of a keyed {@link SortedRows}, each folded into one row by the table's {@link
+ * MergeFunction}. A key whose result is a retraction is returned as such; dropping it is the
+ * caller's choice.
  *
  * <p>The rows of one key are adjacent in the source, so a key is decided by looking one row ahead.
  * Different prefixes mean different keys: most rows need no comparison of the rows themselves.
@@ -15,29 +15,24 @@ import io.weir.read.RowBuffer;
 final class FoldingRows implements SortedRows {
     private final SortedRows source;
     private final KeyFields key;
-    private final KeyFields sequenceField;
     private final boolean prefixDetermines;
 
-    /** The winner so far: a copy, unless the source's rows stay valid (then a view). */
-    private final RowBuffer copy;
+    /** Created for the source's rows: views if they stay valid, copies otherwise. */
+    private final MergeFunction merge;
 
-    private final BinaryRow view;
-
-    private final boolean copies;
-    private BinaryRow winner;
     private long group;
     private long prefix;
     private boolean primed;
     private boolean sourceHasRow;
 
-    FoldingRows(SortedRows source, KeyFields key, KeyFields sequenceField, int arity) {
+    /**
+     * @param merge the table's merge function, for rows that stay valid iff the source's do
+     */
+    FoldingRows(SortedRows source, KeyFields key, MergeFunction merge) {
         this.source = source;
         this.key = key;
-        this.sequenceField = sequenceField;
         this.prefixDetermines = key.prefixDetermines();
-        this.copies = !source.rowsStayValid();
-        this.copy = copies ? new RowBuffer(arity) : null;
-        this.view = new BinaryRow(arity);
+        this.merge = merge;
     }
 
     @Override
@@ -52,11 +47,10 @@ final class FoldingRows implements SortedRows {
         // The source is at the first row of a key.
         group = source.group();
         prefix = source.prefix();
-        take();
+        merge.reset();
+        merge.add(source.row());
         while ((sourceHasRow = source.next()) && sameKey()) {
-            if (sequenceField == null || sequenceField.compare(source.row(), winner) >= 0) {
-                take();
-            }
+            merge.add(source.row());
         }
         return true;
     }
@@ -64,13 +58,7 @@ final class FoldingRows implements SortedRows {
     private boolean sameKey() {
         return source.group() == group
                 && source.prefix() == prefix
-                && (prefixDetermines || key.compare(source.row(), winner) == 0);
-    }
-
-    private void take() {
-        BinaryRow row = source.row();
-        winner =
-                copies ? copy.set(row) : view.pointTo(row.bytes(), row.offset(), row.sizeInBytes());
+                && (prefixDetermines || key.compare(source.row(), merge.result()) == 0);
     }
 
     @Override
@@ -85,13 +73,13 @@ final class FoldingRows implements SortedRows {
 
     @Override
     public BinaryRow row() {
-        return winner;
+        return merge.result();
     }
 
-    /** A copy is overwritten by the next key's winner; a view into the source stays valid. */
+    /** Views into a source whose rows stay valid do; the function's own memory does not. */
     @Override
     public boolean rowsStayValid() {
-        return source.rowsStayValid();
+        return source.rowsStayValid() && merge.resultStaysValid();
     }
 
     @Override

@@ -12,6 +12,7 @@ import io.weir.log.LogFileInfo;
 import io.weir.log.LogFileWriter;
 import io.weir.log.LogWriteBuffers;
 import io.weir.log.LogWriterOptions;
+import io.weir.merge.MergeFunction;
 import io.weir.types.RowType;
 
 import java.io.IOException;
@@ -23,9 +24,8 @@ import java.util.function.IntFunction;
 
 /**
  * Writes the sorted content of a {@link SortBuffer} as one log file per file group, one file open
- * at a time. For a table with a primary key, records of one key are folded into the one that would
- * win on read (the latest, or the greatest sequence field), so a log file holds each key at most
- * once.
+ * at a time. For a table with a primary key, the records of one key are folded by the table's
+ * {@link MergeFunction}, so a log file holds each key at most once.
  */
 final class LogFlusher {
     /** Rows per call of {@link #addRows}. */
@@ -35,10 +35,8 @@ final class LogFlusher {
     private final String location;
     private final Schema schema;
     private final KeyFields key;
-    private final KeyFields sequenceField;
+    private final MergeFunction merge;
     private final LogWriterOptions options;
-    private final BinaryRow pending;
-    private final BinaryRow first;
 
     /** Whether equal prefixes mean equal keys: then folding needs no row comparison. */
     private final boolean prefixDetermines;
@@ -53,16 +51,14 @@ final class LogFlusher {
             String location,
             Schema schema,
             KeyFields key,
-            KeyFields sequenceField,
+            MergeFunction merge,
             LogWriterOptions options) {
         this.io = io;
         this.location = location.endsWith("/") ? location : location + "/";
         this.schema = schema;
         this.key = key;
-        this.sequenceField = sequenceField;
+        this.merge = merge;
         this.options = options;
-        this.pending = new BinaryRow(options.arity());
-        this.first = new BinaryRow(options.arity());
         this.prefixDetermines = key != null && key.prefixDetermines();
         this.buffers = new LogWriteBuffers(options.codec());
     }
@@ -153,7 +149,7 @@ final class LogFlusher {
         final LogFileWriter writer;
         boolean hasPending;
         long pendingPrefix;
-        boolean hasFirst;
+        List<String> minKey;
 
         GroupWriter(int partitionId, IntFunction<Partition> partitions, int bucket)
                 throws IOException {
@@ -177,17 +173,17 @@ final class LogFlusher {
             // Rows come sorted by key: a duplicate follows its key's previous row. Different
             // prefixes mean different keys, so most rows need no comparison of the rows.
             long prefix = cursor.prefix();
+            BinaryRow row = cursor.row();
             if (hasPending
                     && prefix == pendingPrefix
-                    && (prefixDetermines || key.compare(pending, cursor.row()) == 0)) {
-                if (sequenceField == null || sequenceField.compare(cursor.row(), pending) >= 0) {
-                    pending.pointTo(cursor.bytes(), cursor.offset(), cursor.length());
-                }
+                    && (prefixDetermines || key.compare(merge.result(), row) == 0)) {
+                merge.add(row);
                 return;
             }
             writePending();
-            // The view stays valid: pages are not reused until the buffer is cleared.
-            pending.pointTo(cursor.bytes(), cursor.offset(), cursor.length());
+            // The rows stay valid: pages are not reused until the buffer is cleared.
+            merge.reset();
+            merge.add(row);
             pendingPrefix = prefix;
             hasPending = true;
         }
@@ -196,21 +192,21 @@ final class LogFlusher {
             if (!hasPending) {
                 return;
             }
+            BinaryRow pending = merge.result();
             if (derived != null) {
                 derived.fill(partitionId, pending.bytes(), pending.offset());
             }
             writer.write(pending.bytes(), pending.offset(), pending.sizeInBytes());
-            if (!hasFirst) {
-                first.pointTo(pending.bytes(), pending.offset(), pending.sizeInBytes());
-                hasFirst = true;
+            if (minKey == null) {
+                minKey = keyTexts(pending);
             }
         }
 
         DataFile finish() throws IOException {
             writePending();
             LogFileInfo info = writer.close();
-            List<String> minKey = key == null ? List.of() : keyTexts(first);
-            List<String> maxKey = key == null ? List.of() : keyTexts(pending);
+            List<String> minKey = key == null ? List.of() : this.minKey;
+            List<String> maxKey = key == null ? List.of() : keyTexts(merge.result());
             return new DataFile(
                     relativePath,
                     FileKind.LOG,

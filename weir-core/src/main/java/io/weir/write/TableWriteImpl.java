@@ -10,8 +10,9 @@ import io.weir.data.KeyFields;
 import io.weir.io.FileIO;
 import io.weir.log.LogWriterOptions;
 import io.weir.memory.MemoryPool;
+import io.weir.merge.MergeFunction;
+import io.weir.merge.MergeFunctions;
 import io.weir.options.TableOptions;
-import io.weir.read.FileGroupReader;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -53,14 +54,14 @@ public final class TableWriteImpl implements TableWrite {
         TableOptions options = metadata.options();
         this.router = new RowRouter(location, metadata, appendBuckets);
         KeyFields key = router.key();
-        KeyFields sequence = FileGroupReader.sequenceField(metadata);
+        MergeFunction merge = key == null ? null : MergeFunctions.create(metadata, true);
         this.pool = MemoryPool.forRows(writeBufferSize, options.pageSize());
         int arity = router.arity();
         this.buffer = new SortBuffer(pool, arity, key);
         LogWriterOptions logOptions =
                 LogWriterOptions.of(metadata.schemaId(), arity, options.logCodec())
                         .withBlockSize(options.logBlockSize());
-        this.flusher = new LogFlusher(io, location, schema, key, sequence, logOptions);
+        this.flusher = new LogFlusher(io, location, schema, key, merge, logOptions);
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.weir.data.BinaryRow;
 import io.weir.data.BinaryRowWriter;
 import io.weir.data.KeyFields;
 import io.weir.data.RowKind;
+import io.weir.merge.MergeFunctions;
 import io.weir.testing.ListRowReader;
 import io.weir.types.DataTypes;
 import io.weir.types.RowType;
@@ -59,7 +60,11 @@ class SortedMergeReaderTest {
         List<ListRowReader> sources =
                 List.of(new ListRowReader(List.of()), new ListRowReader(List.of()));
         SortedMergeReader reader =
-                new SortedMergeReader(new ArrayList<>(sources), 3, KEY, null, false);
+                new SortedMergeReader(
+                        new ArrayList<>(sources),
+                        KEY,
+                        MergeFunctions.deduplicate(null, 3, false),
+                        false);
         assertThat(reader.next()).isFalse();
         reader.close();
         assertThat(sources).allMatch(ListRowReader::isClosed);
@@ -108,7 +113,11 @@ class SortedMergeReaderTest {
 
         List<String> actual = new ArrayList<>();
         try (SortedMergeReader reader =
-                new SortedMergeReader(sources, 3, KEY, useSequence ? SEQ : null, keepDeletes)) {
+                new SortedMergeReader(
+                        sources,
+                        KEY,
+                        MergeFunctions.deduplicate(useSequence ? SEQ : null, 3, false),
+                        keepDeletes)) {
             while (reader.next()) {
                 BinaryRow row = reader.row();
                 actual.add(

@@ -1,4 +1,4 @@
-package io.weir.read;
+package io.weir.util;
 
 import io.weir.data.BinaryRow;
 
