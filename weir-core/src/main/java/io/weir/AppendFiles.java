@@ -1,7 +1,5 @@
 package io.weir;
 
-import io.weir.commit.CommitResult;
-
 import java.util.Collection;
 
 /**

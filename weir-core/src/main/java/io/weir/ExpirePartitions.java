@@ -1,5 +1,7 @@
 package io.weir;
 
+import io.weir.partition.TimePartitioning;
+
 /**
  * Drops the time partitions whose whole period ended before a cutoff, in ONE {@code CLEAN} commit:
  * {@code table.expirePartitions().commit()}. The cutoff is {@code now - partition.expiration-time}

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * The unit of reading: one file group of one snapshot and the files to merge (oldest first by
- * sequence, see {@link io.weir.read.FileGroupReader#READ_ORDER}).
+ * sequence, see the read order of docs/format.md).
  */
 public record ScanTask(long snapshotId, FileGroupId fileGroup, List<DataFile> files) {
     public ScanTask {

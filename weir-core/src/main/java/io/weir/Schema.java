@@ -1,6 +1,7 @@
 package io.weir;
 
 import io.weir.exceptions.ValidationException;
+import io.weir.partition.TimePartitioning;
 import io.weir.types.DataType;
 import io.weir.types.Field;
 import io.weir.types.RowType;

@@ -1,6 +1,7 @@
 package io.weir;
 
 import io.weir.options.TableOptions;
+import io.weir.partition.TimePartitioning;
 
 import java.util.Objects;
 

@@ -1,7 +1,8 @@
 package io.weir;
 
+import io.weir.data.RowReader;
+import io.weir.data.RowReaders;
 import io.weir.expressions.Expression;
-import io.weir.read.RowReader;
 import io.weir.types.RowType;
 
 import java.util.ArrayList;

@@ -43,7 +43,7 @@ public interface TableWrite extends AutoCloseable {
          * For append-only tables: the buckets this writer may append to. Per partition it takes the
          * one whose file group holds the most bytes of small files that do not fill {@code
          * target-file-size} yet, as of the latest snapshot when the writer is created, else the
-         * first ({@link io.weir.write.AppendBuckets}).
+         * first.
          */
         Builder appendBuckets(int... buckets);
 

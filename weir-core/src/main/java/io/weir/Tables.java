@@ -7,6 +7,7 @@ import io.weir.merge.MergeFunctions;
 import io.weir.options.StorageOptions;
 import io.weir.options.TableOptions;
 import io.weir.service.TableDeletion;
+import io.weir.table.TableImpl;
 
 import java.time.Clock;
 import java.util.Map;
@@ -41,7 +42,7 @@ public final class Tables {
                     "Cannot create table " + location + ": " + e.getMessage(), e);
         }
         MergeFunctions.validate(metadata);
-        return new BaseTable(FileCommitLog.create(io, location, metadata, clock));
+        return new TableImpl(FileCommitLog.create(io, location, metadata, clock));
     }
 
     /**
@@ -77,7 +78,7 @@ public final class Tables {
 
     /** Loads a table whose commit timestamps and table services follow {@code clock}. */
     public static Table load(FileIO io, String location, Clock clock) {
-        return new BaseTable(FileCommitLog.load(io, location, clock));
+        return new TableImpl(FileCommitLog.load(io, location, clock));
     }
 
     /** Loads the table at a location on the file system of its scheme, with default options. */

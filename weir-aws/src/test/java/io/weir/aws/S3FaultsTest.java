@@ -1,12 +1,12 @@
 package io.weir.aws;
 
+import io.weir.CommitResult;
 import io.weir.DataFile;
 import io.weir.RemoveOrphanFilesResult;
 import io.weir.Tables;
 import io.weir.aws.testing.FaultProxy;
 import io.weir.aws.testing.FaultProxy.Fault;
 import io.weir.aws.testing.S3Server;
-import io.weir.commit.CommitResult;
 import io.weir.exceptions.CommitStateUnknownException;
 
 import org.junit.jupiter.api.AfterEach;

@@ -1,12 +1,12 @@
 package io.weir.aws;
 
 import io.weir.Commit;
+import io.weir.CommitResult;
 import io.weir.DataFile;
 import io.weir.Schema;
 import io.weir.Table;
 import io.weir.TableWrite;
 import io.weir.Tables;
-import io.weir.commit.CommitResult;
 import io.weir.data.BinaryRowWriter;
 import io.weir.exceptions.CommitStateUnknownException;
 import io.weir.io.FileIO;

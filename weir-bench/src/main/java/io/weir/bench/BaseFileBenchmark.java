@@ -1,11 +1,11 @@
 package io.weir.bench;
 
-import io.weir.base.BaseFileCompression;
 import io.weir.base.BaseFileReader;
 import io.weir.base.BaseFileWriteOptions;
 import io.weir.base.BaseFileWriter;
 import io.weir.data.BinaryRow;
 import io.weir.io.LocalFileIO;
+import io.weir.options.BaseFileCompression;
 
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -4,9 +4,9 @@ import io.weir.DataFile;
 import io.weir.data.BinaryRow;
 import io.weir.data.KeyFields;
 import io.weir.io.LocalFileIO;
-import io.weir.log.LogCodec;
 import io.weir.log.LogWriterOptions;
 import io.weir.memory.MemoryPool;
+import io.weir.options.LogCodec;
 import io.weir.write.SortBuffer;
 import io.weir.write.WriteInternals;
 

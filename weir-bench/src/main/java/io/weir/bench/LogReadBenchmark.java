@@ -2,10 +2,10 @@ package io.weir.bench;
 
 import io.weir.data.BinaryRow;
 import io.weir.io.LocalFileIO;
-import io.weir.log.LogCodec;
 import io.weir.log.LogFileReader;
 import io.weir.log.LogFileWriter;
 import io.weir.log.LogWriterOptions;
+import io.weir.options.LogCodec;
 
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

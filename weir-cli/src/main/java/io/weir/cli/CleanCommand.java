@@ -8,8 +8,8 @@ import io.weir.RemoveOrphanFiles;
 import io.weir.RemoveOrphanFilesResult;
 import io.weir.Table;
 import io.weir.Tables;
-import io.weir.TimePartitioning;
 import io.weir.options.ConfigOption;
+import io.weir.partition.TimePartitioning;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -1,5 +1,7 @@
 package io.weir.base;
 
+import io.weir.options.BaseFileCompression;
+
 import java.util.Objects;
 
 /**

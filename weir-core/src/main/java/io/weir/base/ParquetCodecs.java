@@ -1,5 +1,7 @@
 package io.weir.base;
 
+import io.weir.options.BaseFileCompression;
+
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdDecompressCtx;

@@ -1,7 +1,10 @@
 package io.weir.commit;
 
 import io.weir.DataFile;
+import io.weir.DataFileParser;
 import io.weir.exceptions.CorruptFileException;
+import io.weir.util.Json;
+import io.weir.util.JsonFields;
 
 import java.util.List;
 import java.util.Map;

@@ -30,7 +30,7 @@ import java.util.List;
  *   <li>It must throw {@link CommitStateUnknownException} when it cannot tell whether the commit
  *       landed. The caller must then not delete the commit's files: reloading the table tells.
  *   <li>A commit whose (writer id, checkpoint id) is not above the writer's last committed
- *       checkpoint changes nothing and reports {@link CommitResult#alreadyCommitted()}.
+ *       checkpoint changes nothing and reports {@link CommitOutcome#alreadyCommitted()}.
  *   <li>Loading never replays all commits: it starts from the latest checkpoint (full state) at or
  *       before the target commit.
  *   <li>A commit or checkpoint that the chain needs but that is missing or unreadable fails with an
@@ -103,7 +103,7 @@ public interface CommitLog {
      * @throws ValidationException if the request does not fit the table (e.g. it adds a file that
      *     is live already, or names an unknown schema); nothing was committed
      */
-    CommitResult commit(CommitRequest request);
+    CommitOutcome commit(CommitRequest request);
 
     /**
      * Rolls the table back to an earlier commit: publishes a new {@link
@@ -117,7 +117,7 @@ public interface CommitLog {
      * @throws CorruptFileException if snapshot {@code commitId} cannot be read either
      * @throws CommitConflictException if another commit took the id meanwhile
      */
-    CommitResult rollbackTo(long commitId);
+    CommitOutcome rollbackTo(long commitId);
 
     // ---- Retention: the metadata side of snapshot expiry (docs/table-services.md) ----
 

@@ -3,7 +3,10 @@ package io.weir.commit;
 import io.weir.Commit;
 import io.weir.CommitKind;
 import io.weir.DataFile;
+import io.weir.DataFileParser;
 import io.weir.exceptions.CorruptFileException;
+import io.weir.util.Json;
+import io.weir.util.JsonFields;
 
 import java.util.ArrayList;
 import java.util.List;

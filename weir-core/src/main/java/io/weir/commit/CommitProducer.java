@@ -52,7 +52,7 @@ final class CommitProducer {
         this.clock = clock;
     }
 
-    CommitResult commit() {
+    CommitOutcome commit() {
         int maxRetries = log.metadata().options().commitMaxRetries();
         TableState base = log.refresh();
         for (int attempt = 0; ; attempt++) {
@@ -66,7 +66,7 @@ final class CommitProducer {
                         w.commitId(),
                         w.checkpointId(),
                         log.location());
-                return new CommitResult(earlierCommit(w, base), base, true);
+                return new CommitOutcome(earlierCommit(w, base), base, true);
             }
             if (attempt == 0 && request.verifyAddedFiles()) {
                 checkAddedFilesExist();
@@ -76,7 +76,7 @@ final class CommitProducer {
             if (landed != null) {
                 TableState next = base.apply(landed);
                 log.published(next);
-                return new CommitResult(landed, next, false);
+                return new CommitOutcome(landed, next, false);
             }
             if (attempt >= maxRetries) {
                 throw new CommitConflictException(
@@ -102,7 +102,7 @@ final class CommitProducer {
 
     /**
      * The commit that holds the writer's last checkpoint; if it has expired (a job restored from an
-     * old checkpoint), a stand-in without files (see {@link CommitResult}).
+     * old checkpoint), a stand-in without files (see {@link CommitOutcome}).
      */
     private Commit earlierCommit(WriterCheckpoint w, TableState base) {
         try {

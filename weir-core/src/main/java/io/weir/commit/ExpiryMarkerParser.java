@@ -1,6 +1,8 @@
 package io.weir.commit;
 
 import io.weir.exceptions.CorruptFileException;
+import io.weir.util.Json;
+import io.weir.util.JsonFields;
 
 /**
  * JSON codec of the expiry marker, {@code _weir/expired.json}: the earliest retained commit, below

@@ -468,7 +468,7 @@ public final class FileCommitLog implements CommitLog {
     }
 
     @Override
-    public synchronized CommitResult rollbackTo(long commitId) {
+    public synchronized CommitOutcome rollbackTo(long commitId) {
         TableState latest = null;
         try {
             latest = refresh();
@@ -575,11 +575,11 @@ public final class FileCommitLog implements CommitLog {
                 top,
                 latest == null ? ", damaged" : "");
         published(next);
-        return new CommitResult(commit, next, false);
+        return new CommitOutcome(commit, next, false);
     }
 
     @Override
-    public synchronized CommitResult commit(CommitRequest request) {
+    public synchronized CommitOutcome commit(CommitRequest request) {
         return new CommitProducer(this, request, clock).commit();
     }
 

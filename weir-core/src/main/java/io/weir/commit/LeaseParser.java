@@ -2,6 +2,8 @@ package io.weir.commit;
 
 import io.weir.SnapshotLease;
 import io.weir.exceptions.CorruptFileException;
+import io.weir.util.Json;
+import io.weir.util.JsonFields;
 
 /**
  * JSON codec of a reader's lease, {@code _weir/consumers/<consumer id>.json} (docs/format.md §6.7).

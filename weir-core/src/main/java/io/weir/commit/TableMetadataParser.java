@@ -9,6 +9,8 @@ import io.weir.types.DataType;
 import io.weir.types.DataTypes;
 import io.weir.types.Field;
 import io.weir.types.RowType;
+import io.weir.util.Json;
+import io.weir.util.JsonFields;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,7 @@
 package io.weir.log;
 
+import io.weir.options.LogCodec;
+
 import java.util.zip.DataFormatException;
 
 /**

@@ -4,6 +4,7 @@ import io.weir.data.BinaryRow;
 import io.weir.data.RowKind;
 import io.weir.io.OutputFile;
 import io.weir.io.PositionOutputStream;
+import io.weir.options.LogCodec;
 import io.weir.util.LittleEndian;
 
 import java.io.IOException;

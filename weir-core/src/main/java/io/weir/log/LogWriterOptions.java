@@ -1,6 +1,7 @@
 package io.weir.log;
 
 import io.weir.data.BinaryRow;
+import io.weir.options.LogCodec;
 
 import java.util.Objects;
 

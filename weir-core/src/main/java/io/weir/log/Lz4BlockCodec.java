@@ -1,5 +1,7 @@
 package io.weir.log;
 
+import io.weir.options.LogCodec;
+
 import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Exception;
 import net.jpountz.lz4.LZ4Factory;

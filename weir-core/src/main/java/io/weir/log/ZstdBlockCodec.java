@@ -1,5 +1,7 @@
 package io.weir.log;
 
+import io.weir.options.LogCodec;
+
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdDecompressCtx;

@@ -1,8 +1,6 @@
 package io.weir.options;
 
 import io.weir.RemoveOrphanFiles;
-import io.weir.base.BaseFileCompression;
-import io.weir.log.LogCodec;
 
 import java.time.Duration;
 import java.util.Collections;

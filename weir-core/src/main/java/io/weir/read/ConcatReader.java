@@ -1,6 +1,7 @@
 package io.weir.read;
 
 import io.weir.data.BinaryRow;
+import io.weir.data.RowReader;
 import io.weir.util.Closeables;
 
 import java.util.List;

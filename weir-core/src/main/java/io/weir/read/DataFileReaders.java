@@ -1,8 +1,10 @@
 package io.weir.read;
 
 import io.weir.DataFile;
+import io.weir.DataFilePaths;
 import io.weir.base.BaseFileReader;
 import io.weir.data.BinaryRow;
+import io.weir.data.RowReader;
 import io.weir.exceptions.MissingFileException;
 import io.weir.io.FileIO;
 import io.weir.log.LogFileReader;
@@ -25,7 +27,7 @@ public final class DataFileReaders {
      *     file.schemaId()}); a base file's footer is verified against it
      */
     public static RowReader open(FileIO io, String location, DataFile file, RowType rowType) {
-        String path = join(location, file.path());
+        String path = DataFilePaths.resolve(location, file.path());
         return switch (file.kind()) {
             case BASE -> base(io, path, location, file, rowType);
             case LOG -> log(io, path, location, file, rowType);
@@ -44,10 +46,6 @@ public final class DataFileReaders {
                 e);
     }
 
-    public static String join(String location, String relative) {
-        return location.endsWith("/") ? location + relative : location + "/" + relative;
-    }
-
     /**
      * Opens a base file reading only the fields at {@code projection} of {@code rowType}: its rows
      * are of type {@code rowType.project(projection)}. {@code rowType} is the row type of the
@@ -55,7 +53,13 @@ public final class DataFileReaders {
      */
     public static RowReader openBase(
             FileIO io, String location, DataFile file, RowType rowType, int[] projection) {
-        return base(io, join(location, file.path()), location, file, rowType, projection);
+        return base(
+                io,
+                DataFilePaths.resolve(location, file.path()),
+                location,
+                file,
+                rowType,
+                projection);
     }
 
     private static RowReader base(

@@ -7,6 +7,7 @@ import io.weir.TableMetadata;
 import io.weir.data.BinaryRow;
 import io.weir.data.BinaryRowWriter;
 import io.weir.data.KeyFields;
+import io.weir.data.RowReader;
 import io.weir.data.ValueStrings;
 import io.weir.exceptions.ValidationException;
 import io.weir.io.FileIO;

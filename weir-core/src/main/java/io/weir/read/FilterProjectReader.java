@@ -2,6 +2,7 @@ package io.weir.read;
 
 import io.weir.data.BinaryRow;
 import io.weir.data.RowKind;
+import io.weir.data.RowReader;
 import io.weir.expressions.BoundExpression;
 import io.weir.types.RowType;
 

@@ -2,6 +2,7 @@ package io.weir.read;
 
 import io.weir.data.BinaryRow;
 import io.weir.data.KeyFields;
+import io.weir.data.RowReader;
 import io.weir.merge.MergeFunction;
 import io.weir.util.Closeables;
 import io.weir.util.IndexHeap;

@@ -5,12 +5,12 @@ import io.weir.DataFile;
 import io.weir.ExpirePartitions;
 import io.weir.ExpirePartitionsResult;
 import io.weir.Partition;
-import io.weir.TimePartitioning;
 import io.weir.commit.CommitLog;
+import io.weir.commit.CommitOutcome;
 import io.weir.commit.CommitRequest;
-import io.weir.commit.CommitResult;
 import io.weir.commit.TableState;
 import io.weir.exceptions.ValidationException;
+import io.weir.partition.TimePartitioning;
 
 import java.time.Duration;
 import java.util.List;
@@ -83,7 +83,7 @@ public final class PartitionExpiry implements ExpirePartitions {
             return new ExpirePartitionsResult(
                     -1, cutoff, List.copyOf(expired), files, records, !change);
         }
-        CommitResult result =
+        CommitOutcome result =
                 log.commit(
                         CommitRequest.builder(CommitKind.CLEAN)
                                 .overwritePartitions(expired)

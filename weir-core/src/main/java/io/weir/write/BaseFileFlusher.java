@@ -1,6 +1,7 @@
 package io.weir.write;
 
 import io.weir.DataFile;
+import io.weir.DataFilePaths;
 import io.weir.FileKind;
 import io.weir.Partition;
 import io.weir.Schema;
@@ -17,7 +18,6 @@ import io.weir.log.LogFileInfo;
 import io.weir.log.LogFileWriter;
 import io.weir.log.LogWriteBuffers;
 import io.weir.log.LogWriterOptions;
-import io.weir.read.DataFileReaders;
 import io.weir.types.RowType;
 import io.weir.util.RowBuffer;
 
@@ -25,7 +25,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.function.IntFunction;
 
 /**
@@ -128,7 +127,7 @@ final class BaseFileFlusher {
 
     private void deleteQuietly(String relative) {
         try {
-            io.delete(DataFileReaders.join(location, relative));
+            io.delete(DataFilePaths.resolve(location, relative));
         } catch (IOException e) {
             // An orphan; see delete().
         }
@@ -150,16 +149,15 @@ final class BaseFileFlusher {
             this.id = id;
             this.partition = partition;
             this.bucket = bucket;
-            String dir = schema.isPartitioned() ? partition.path(schema.partitionKeys()) + "/" : "";
-            this.directory = dir + "bucket-" + bucket + "/";
+            this.directory = DataFilePaths.groupDirectory(schema, partition, bucket);
         }
 
         void write(BinaryRow row, List<DataFile> files) {
             if (base == null) {
-                basePath = directory + "base-" + UUID.randomUUID() + ".parquet";
+                basePath = DataFilePaths.newBaseFile(directory);
                 base =
                         new BaseFileWriter(
-                                io.newOutputFile(DataFileReaders.join(location, basePath)),
+                                io.newOutputFile(DataFilePaths.resolve(location, basePath)),
                                 schema,
                                 baseOptions);
             }
@@ -171,10 +169,10 @@ final class BaseFileFlusher {
 
         void delete(BinaryRow row) throws IOException {
             if (deletes == null) {
-                deletesPath = directory + "log-" + UUID.randomUUID() + ".wlog";
+                deletesPath = DataFilePaths.newLogFile(directory);
                 deletes =
                         new LogFileWriter(
-                                io.newOutputFile(DataFileReaders.join(location, deletesPath)),
+                                io.newOutputFile(DataFilePaths.resolve(location, deletesPath)),
                                 logOptions,
                                 logBuffers);
                 firstDeleteKey = keyTexts(row);

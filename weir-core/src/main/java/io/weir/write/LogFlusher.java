@@ -1,6 +1,7 @@
 package io.weir.write;
 
 import io.weir.DataFile;
+import io.weir.DataFilePaths;
 import io.weir.FileKind;
 import io.weir.Partition;
 import io.weir.Schema;
@@ -13,13 +14,13 @@ import io.weir.log.LogFileWriter;
 import io.weir.log.LogWriteBuffers;
 import io.weir.log.LogWriterOptions;
 import io.weir.merge.MergeFunction;
+import io.weir.partition.TimePartitioner;
 import io.weir.types.RowType;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.function.IntFunction;
 
 /**
@@ -134,7 +135,7 @@ final class LogFlusher {
     void delete(List<DataFile> files) {
         for (DataFile f : files) {
             try {
-                io.delete(location + f.path());
+                io.delete(DataFilePaths.resolve(location, f.path()));
             } catch (IOException e) {
                 // Orphans are harmless: no commit references them; the cleaner removes them.
             }
@@ -156,10 +157,14 @@ final class LogFlusher {
             this.partitionId = partitionId;
             this.bucket = bucket;
             this.partition = partitions.apply(partitionId);
-            String dir = schema.isPartitioned() ? partition.path(schema.partitionKeys()) + "/" : "";
-            this.relativePath = dir + "bucket-" + bucket + "/log-" + UUID.randomUUID() + ".wlog";
+            this.relativePath =
+                    DataFilePaths.newLogFile(
+                            DataFilePaths.groupDirectory(schema, partition, bucket));
             this.writer =
-                    new LogFileWriter(io.newOutputFile(location + relativePath), options, buffers);
+                    new LogFileWriter(
+                            io.newOutputFile(DataFilePaths.resolve(location, relativePath)),
+                            options,
+                            buffers);
         }
 
         void add(SortedCursor cursor) throws IOException {
@@ -224,7 +229,7 @@ final class LogFlusher {
         void abort() {
             writer.abort();
             try {
-                io.delete(location + relativePath);
+                io.delete(DataFilePaths.resolve(location, relativePath));
             } catch (IOException e) {
                 // An orphan; see delete().
             }

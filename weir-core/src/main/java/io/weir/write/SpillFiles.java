@@ -5,11 +5,11 @@ import io.weir.data.KeyFields;
 import io.weir.io.LocalFileIO;
 import io.weir.io.OutputFile;
 import io.weir.io.PositionOutputStream;
-import io.weir.log.LogCodec;
 import io.weir.log.LogFileReader;
 import io.weir.log.LogFileWriter;
 import io.weir.log.LogWriteBuffers;
 import io.weir.log.LogWriterOptions;
+import io.weir.options.LogCodec;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -13,6 +13,7 @@ import io.weir.memory.MemoryPool;
 import io.weir.merge.MergeFunction;
 import io.weir.merge.MergeFunctions;
 import io.weir.options.TableOptions;
+import io.weir.partition.TimePartitioner;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -4,6 +4,7 @@ import io.weir.exceptions.CorruptFileException;
 import io.weir.io.InputFile;
 import io.weir.io.LocalFileIO;
 import io.weir.io.SeekableInputStream;
+import io.weir.options.BaseFileCompression;
 
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;

@@ -4,6 +4,7 @@ import io.weir.Schema;
 import io.weir.data.Timestamp;
 import io.weir.exceptions.CorruptFileException;
 import io.weir.io.LocalFileIO;
+import io.weir.options.BaseFileCompression;
 import io.weir.types.DataTypes;
 import io.weir.types.RowType;
 

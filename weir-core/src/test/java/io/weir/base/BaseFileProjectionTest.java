@@ -2,6 +2,7 @@ package io.weir.base;
 
 import io.weir.exceptions.ValidationException;
 import io.weir.io.LocalFileIO;
+import io.weir.options.BaseFileCompression;
 import io.weir.types.DataTypes;
 import io.weir.types.Field;
 import io.weir.types.RowType;

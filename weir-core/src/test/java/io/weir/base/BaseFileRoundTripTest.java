@@ -1,6 +1,7 @@
 package io.weir.base;
 
 import io.weir.io.LocalFileIO;
+import io.weir.options.BaseFileCompression;
 
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.io.LocalInputFile;

@@ -5,6 +5,7 @@ import io.weir.Schema;
 import io.weir.data.Timestamp;
 import io.weir.data.ValueStrings;
 import io.weir.io.LocalFileIO;
+import io.weir.options.BaseFileCompression;
 import io.weir.types.DataType;
 import io.weir.types.DataTypes;
 import io.weir.types.RowType;

@@ -6,6 +6,7 @@ import io.weir.data.BinaryRowWriter;
 import io.weir.data.Timestamp;
 import io.weir.exceptions.ValidationException;
 import io.weir.io.LocalFileIO;
+import io.weir.options.BaseFileCompression;
 import io.weir.types.DataTypes;
 import io.weir.types.Field;
 import io.weir.types.RowType;

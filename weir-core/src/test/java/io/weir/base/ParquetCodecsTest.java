@@ -1,5 +1,7 @@
 package io.weir.base;
 
+import io.weir.options.BaseFileCompression;
+
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
 import org.apache.parquet.compression.CompressionCodecFactory.BytesInputDecompressor;

@@ -2,6 +2,7 @@ package io.weir.base;
 
 import io.weir.data.Timestamp;
 import io.weir.io.LocalFileIO;
+import io.weir.options.BaseFileCompression;
 import io.weir.types.DataType;
 import io.weir.types.RowType;
 

@@ -1,6 +1,7 @@
 package io.weir.base;
 
 import io.weir.data.BinaryRowWriter;
+import io.weir.options.BaseFileCompression;
 import io.weir.types.DataTypes;
 import io.weir.types.RowType;
 import io.weir.util.LittleEndian;

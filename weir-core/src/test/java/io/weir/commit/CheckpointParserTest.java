@@ -4,6 +4,7 @@ import io.weir.Commit;
 import io.weir.CommitKind;
 import io.weir.DataFile;
 import io.weir.exceptions.CorruptFileException;
+import io.weir.testing.TestDataFiles;
 
 import org.junit.jupiter.api.Test;
 

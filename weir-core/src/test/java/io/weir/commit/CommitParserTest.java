@@ -6,6 +6,7 @@ import io.weir.DataFile;
 import io.weir.FileKind;
 import io.weir.Partition;
 import io.weir.exceptions.CorruptFileException;
+import io.weir.testing.TestDataFiles;
 
 import org.junit.jupiter.api.Test;
 

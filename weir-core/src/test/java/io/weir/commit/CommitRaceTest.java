@@ -7,6 +7,7 @@ import io.weir.FileGroupId;
 import io.weir.Partition;
 import io.weir.exceptions.CommitConflictException;
 import io.weir.io.FileIO;
+import io.weir.testing.TestDataFiles;
 import io.weir.testing.TestStorage;
 
 import org.junit.jupiter.api.Test;
@@ -68,7 +69,7 @@ class CommitRaceTest {
                                             .writer(writerId, checkpoint)
                                             .add(file)
                                             .build();
-                            CommitResult result = log.commit(request);
+                            CommitOutcome result = log.commit(request);
                             assertThat(result.alreadyCommitted()).isFalse();
                             mine.add(file);
                             // A retry after a "failure" lands nothing.

@@ -2,6 +2,7 @@ package io.weir.commit;
 
 import io.weir.exceptions.CorruptFileException;
 import io.weir.io.LocalFileIO;
+import io.weir.testing.TestDataFiles;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -6,6 +6,7 @@ import io.weir.exceptions.SnapshotExpiredException;
 import io.weir.exceptions.ValidationException;
 import io.weir.io.FileStatus;
 import io.weir.io.LocalFileIO;
+import io.weir.testing.TestDataFiles;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -131,7 +132,7 @@ class ExpiredMetadataTest {
 
         // A job restored from checkpoint 7 commits it again: nothing happens.
         FileCommitLog restored = FileCommitLog.load(new LocalFileIO(), location(), clock);
-        CommitResult again = restored.commit(checkpoint7);
+        CommitOutcome again = restored.commit(checkpoint7);
         assertThat(again.alreadyCommitted()).isTrue();
         assertThat(again.commit().id()).isEqualTo(1);
         assertThat(again.commit().checkpointId()).isEqualTo(7);

@@ -10,6 +10,7 @@ import io.weir.exceptions.NoSuchTableException;
 import io.weir.exceptions.TableAlreadyExistsException;
 import io.weir.exceptions.ValidationException;
 import io.weir.io.FileIO;
+import io.weir.testing.TestDataFiles;
 import io.weir.testing.TestStorage;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -88,7 +89,7 @@ class FileCommitLogTest {
             String dt = "d" + random.nextInt(3);
             int bucket = random.nextInt(2);
             FileGroupId group = new FileGroupId(Partition.of(dt), bucket);
-            CommitResult result;
+            CommitOutcome result;
             List<DataFile> groupFiles = log.current().files(group);
             if (op < 6 || groupFiles.isEmpty()) {
                 List<DataFile> logs =
@@ -144,7 +145,7 @@ class FileCommitLogTest {
     void recommitOfAWriterCheckpointLandsNothing() {
         FileCommitLog log = create(Map.of());
         DataFile first = TestDataFiles.log("d", 0);
-        CommitResult landed =
+        CommitOutcome landed =
                 log.commit(
                         CommitRequest.builder(CommitKind.APPEND)
                                 .writer("job", 5)
@@ -156,7 +157,7 @@ class FileCommitLogTest {
         FileCommitLog again = load();
         DataFile retry = TestDataFiles.log("d", 0);
         for (long checkpoint : new long[] {5, 4}) {
-            CommitResult result =
+            CommitOutcome result =
                     again.commit(
                             CommitRequest.builder(CommitKind.APPEND)
                                     .writer("job", checkpoint)
@@ -178,7 +179,7 @@ class FileCommitLogTest {
                                                 .build())
                                 .alreadyCommitted())
                 .isFalse();
-        CommitResult next =
+        CommitOutcome next =
                 again.commit(
                         CommitRequest.builder(CommitKind.APPEND)
                                 .writer("job", 6)
@@ -229,7 +230,7 @@ class FileCommitLogTest {
         DataFile c = TestDataFiles.log("d", 0);
         writer.commit(CommitRequest.append(List.of(c)));
         DataFile base = TestDataFiles.base("d", 0, 2);
-        CommitResult compacted =
+        CommitOutcome compacted =
                 compactor.commit(
                         CommitRequest.compact(
                                 inputs.stream().map(DataFile::path).toList(), List.of(base)));
@@ -251,7 +252,7 @@ class FileCommitLogTest {
         concurrent.commit(CommitRequest.append(List.of(late)));
 
         DataFile replacement = TestDataFiles.log("d1", 0);
-        CommitResult result =
+        CommitOutcome result =
                 log.commit(
                         CommitRequest.builder(CommitKind.OVERWRITE)
                                 .overwritePartitions(List.of(Partition.of("d1")))
@@ -262,7 +263,7 @@ class FileCommitLogTest {
                 .extracting(DataFile::path)
                 .containsExactly(replacement.path());
 
-        CommitResult all =
+        CommitOutcome all =
                 log.commit(CommitRequest.builder(CommitKind.OVERWRITE).overwriteAll().build());
         assertThat(all.state().fileCount()).isZero();
     }
@@ -312,7 +313,7 @@ class FileCommitLogTest {
     void baseFilesWithoutASequenceGetANewOne() {
         FileCommitLog log = create(Map.of());
         DataFile bulk = TestDataFiles.base("d", 0, -1);
-        CommitResult result = log.commit(CommitRequest.append(List.of(bulk)));
+        CommitOutcome result = log.commit(CommitRequest.append(List.of(bulk)));
         assertThat(result.commit().added().get(0).sequence()).isEqualTo(1);
         assertThat(result.commit().added().get(0).kind()).isEqualTo(FileKind.BASE);
     }

@@ -6,6 +6,7 @@ import io.weir.DataFile;
 import io.weir.FileGroupId;
 import io.weir.Partition;
 import io.weir.io.LocalFileIO;
+import io.weir.testing.TestDataFiles;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

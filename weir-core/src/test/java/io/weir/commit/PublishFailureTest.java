@@ -6,6 +6,7 @@ import io.weir.exceptions.CommitConflictException;
 import io.weir.exceptions.CommitStateUnknownException;
 import io.weir.io.LocalFileIO;
 import io.weir.testing.ForwardingFileIO;
+import io.weir.testing.TestDataFiles;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,7 +66,7 @@ class PublishFailureTest {
         FileCommitLog log = create(Map.of());
         io.failAfterWrite = true;
         DataFile file = TestDataFiles.log("d", 0);
-        CommitResult result = log.commit(CommitRequest.append(List.of(file)));
+        CommitOutcome result = log.commit(CommitRequest.append(List.of(file)));
         assertThat(result.alreadyCommitted()).isFalse();
         assertThat(result.commit().id()).isEqualTo(1);
         assertThat(FileCommitLog.load(io, log.location()).current().isLive(file.path())).isTrue();
@@ -91,7 +92,7 @@ class PublishFailureTest {
         io.beforeWrite = () -> other.commit(CommitRequest.append(List.of(theirs)));
         io.failAfterWrite = true;
         DataFile mine = TestDataFiles.log("d", 0);
-        CommitResult result = log.commit(CommitRequest.append(List.of(mine)));
+        CommitOutcome result = log.commit(CommitRequest.append(List.of(mine)));
         assertThat(result.commit().id()).isEqualTo(2);
         assertThat(result.state().file(theirs.path()).sequence()).isEqualTo(1);
         assertThat(result.state().file(mine.path()).sequence()).isEqualTo(2);
@@ -122,7 +123,7 @@ class PublishFailureTest {
                     }
                 };
         io.failBeforeWrite = true;
-        CommitResult result = log.commit(request);
+        CommitOutcome result = log.commit(request);
         assertThat(result.commit().id()).isEqualTo(1);
         assertThat(result.commit().timestampMillis()).isEqualTo(1_000); // the earlier attempt's
         assertThat(result.alreadyCommitted()).isFalse();

@@ -4,6 +4,7 @@ import io.weir.Schema;
 import io.weir.TableMetadata;
 import io.weir.exceptions.CorruptFileException;
 import io.weir.options.TableOptions;
+import io.weir.testing.TestDataFiles;
 import io.weir.types.DataTypes;
 
 import org.junit.jupiter.api.Test;

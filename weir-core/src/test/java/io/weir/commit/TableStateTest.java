@@ -5,6 +5,7 @@ import io.weir.CommitKind;
 import io.weir.DataFile;
 import io.weir.FileGroupId;
 import io.weir.Partition;
+import io.weir.testing.TestDataFiles;
 
 import org.junit.jupiter.api.Test;
 

@@ -3,6 +3,7 @@ package io.weir.log;
 import io.weir.data.BinaryRow;
 import io.weir.data.BinaryRowWriter;
 import io.weir.data.RowKind;
+import io.weir.options.LogCodec;
 import io.weir.types.DataTypes;
 import io.weir.types.RowType;
 

@@ -3,6 +3,7 @@ package io.weir.log;
 import io.weir.exceptions.CorruptFileException;
 import io.weir.io.InputFile;
 import io.weir.log.LogTestSupport.Section;
+import io.weir.options.LogCodec;
 import io.weir.util.LittleEndian;
 
 import org.junit.jupiter.api.Test;

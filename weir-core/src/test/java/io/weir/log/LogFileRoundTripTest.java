@@ -5,6 +5,7 @@ import io.weir.data.BinaryRowWriter;
 import io.weir.data.RowKind;
 import io.weir.io.InputFile;
 import io.weir.io.SeekableInputStream;
+import io.weir.options.LogCodec;
 import io.weir.types.DataTypes;
 import io.weir.types.RowType;
 import io.weir.util.LittleEndian;

@@ -1,6 +1,7 @@
 package io.weir.log;
 
 import io.weir.data.BinaryRow;
+import io.weir.options.LogCodec;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

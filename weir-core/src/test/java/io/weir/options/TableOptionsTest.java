@@ -1,8 +1,5 @@
 package io.weir.options;
 
-import io.weir.base.BaseFileCompression;
-import io.weir.log.LogCodec;
-
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -4,6 +4,7 @@ import io.weir.data.BinaryRow;
 import io.weir.data.BinaryRowWriter;
 import io.weir.data.KeyFields;
 import io.weir.data.RowKind;
+import io.weir.data.RowReader;
 import io.weir.merge.MergeFunctions;
 import io.weir.testing.ListRowReader;
 import io.weir.types.DataTypes;

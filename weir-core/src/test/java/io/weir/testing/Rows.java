@@ -1,7 +1,7 @@
 package io.weir.testing;
 
 import io.weir.data.BinaryRow;
-import io.weir.read.RowReader;
+import io.weir.data.RowReader;
 import io.weir.types.RowType;
 
 import java.util.ArrayList;

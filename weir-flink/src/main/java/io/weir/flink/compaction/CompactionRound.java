@@ -3,10 +3,10 @@ package io.weir.flink.compaction;
 import io.weir.Compaction;
 import io.weir.CompactionResult;
 import io.weir.DataFile;
+import io.weir.DataFilePaths;
 import io.weir.ScanTask;
 import io.weir.Table;
 import io.weir.io.FileIO;
-import io.weir.read.DataFileReaders;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -141,7 +141,7 @@ final class CompactionRound {
     static void deleteQuietly(FileIO io, String location, List<DataFile> files) {
         for (DataFile f : files) {
             try {
-                io.delete(DataFileReaders.join(location, f.path()));
+                io.delete(DataFilePaths.resolve(location, f.path()));
             } catch (IOException | RuntimeException e) {
                 // an orphan that removeOrphanFiles deletes later
             }

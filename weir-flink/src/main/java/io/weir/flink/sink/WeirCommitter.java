@@ -1,9 +1,9 @@
 package io.weir.flink.sink;
 
+import io.weir.CommitResult;
 import io.weir.Partition;
 import io.weir.Table;
 import io.weir.Tables;
-import io.weir.commit.CommitResult;
 import io.weir.exceptions.CommitConflictException;
 import io.weir.exceptions.CommitStateUnknownException;
 import io.weir.exceptions.ValidationException;

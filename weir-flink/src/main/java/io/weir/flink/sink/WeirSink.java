@@ -10,10 +10,10 @@ import io.weir.flink.sink.internal.BucketPartitioner;
 import io.weir.flink.sink.internal.CommitAggregator;
 import io.weir.flink.sink.internal.CommitPlan;
 import io.weir.flink.sink.internal.CommitterMetrics;
-import io.weir.flink.sink.internal.PartitionHash;
 import io.weir.flink.sink.internal.PostCommitCompactor;
 import io.weir.flink.sink.internal.WriterMetrics;
 import io.weir.io.FileIO;
+import io.weir.partition.PartitionHash;
 
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -227,7 +227,7 @@ public final class WeirSink
      * Append-only tables: the buckets of writer {@code i} of {@code p}, {@code i, i + p, ...} below
      * the bucket count (or {@code i % buckets} when there are more writers than buckets), so that
      * writers never share a bucket while there are enough; per partition the writer fills the one
-     * with the most undersized data ({@link io.weir.write.AppendBuckets}).
+     * with the most undersized data.
      */
     static int[] appendBuckets(int subtask, int writers, int buckets) {
         if (writers >= buckets) {

@@ -3,14 +3,14 @@ package io.weir.flink.sink;
 import io.weir.Schema;
 import io.weir.Table;
 import io.weir.Tables;
-import io.weir.TimePartitioning;
 import io.weir.exceptions.ValidationException;
 import io.weir.flink.FileIOLoader;
 import io.weir.flink.FlinkTypes;
 import io.weir.flink.sink.internal.CommitPlan;
-import io.weir.flink.sink.internal.PartitionHash;
 import io.weir.flink.sink.internal.StaticPartitions;
 import io.weir.io.FileIO;
+import io.weir.partition.PartitionHash;
+import io.weir.partition.TimePartitioning;
 import io.weir.types.DataType;
 
 import org.apache.flink.table.types.logical.RowType;

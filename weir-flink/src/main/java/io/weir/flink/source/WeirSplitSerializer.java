@@ -2,10 +2,10 @@ package io.weir.flink.source;
 
 import io.weir.ChangeTask;
 import io.weir.DataFile;
+import io.weir.DataFilesParser;
 import io.weir.FileGroupId;
 import io.weir.Partition;
 import io.weir.ScanTask;
-import io.weir.commit.DataFilesParser;
 
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;

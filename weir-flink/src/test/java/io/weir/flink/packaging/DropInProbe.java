@@ -7,9 +7,9 @@ import io.weir.Tables;
 import io.weir.data.BinaryRow;
 import io.weir.data.BinaryRowWriter;
 import io.weir.data.RowKind;
+import io.weir.data.RowReader;
 import io.weir.io.FileIOs;
 import io.weir.options.StorageOptions;
-import io.weir.read.RowReader;
 import io.weir.types.DataTypes;
 
 import org.apache.flink.table.api.EnvironmentSettings;

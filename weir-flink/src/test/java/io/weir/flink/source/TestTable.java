@@ -7,7 +7,7 @@ import io.weir.TableWrite;
 import io.weir.Tables;
 import io.weir.data.BinaryRowWriter;
 import io.weir.data.RowKind;
-import io.weir.read.RowReader;
+import io.weir.data.RowReader;
 import io.weir.testing.Rows;
 import io.weir.types.DataTypes;
 import io.weir.types.RowType;

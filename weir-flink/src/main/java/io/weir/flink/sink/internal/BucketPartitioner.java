@@ -4,6 +4,7 @@ import io.weir.data.BinaryRow;
 import io.weir.data.KeyFields;
 import io.weir.flink.FlinkRows;
 import io.weir.flink.FlinkTypes;
+import io.weir.partition.PartitionHash;
 
 import org.apache.flink.runtime.io.network.api.writer.SubtaskStateMapper;
 import org.apache.flink.runtime.plugable.SerializationDelegate;

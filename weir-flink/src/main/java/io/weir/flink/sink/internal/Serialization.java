@@ -1,7 +1,7 @@
 package io.weir.flink.sink.internal;
 
 import io.weir.DataFile;
-import io.weir.commit.DataFilesParser;
+import io.weir.DataFilesParser;
 import io.weir.exceptions.CorruptFileException;
 
 import java.io.DataInputStream;

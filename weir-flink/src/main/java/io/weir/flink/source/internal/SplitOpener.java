@@ -6,8 +6,8 @@ import io.weir.TableScan;
 import io.weir.Tables;
 import io.weir.data.BinaryRow;
 import io.weir.data.BinaryRowWriter;
+import io.weir.data.RowReader;
 import io.weir.flink.source.WeirSplit;
-import io.weir.read.RowReader;
 
 import java.util.concurrent.atomic.AtomicLong;
 

@@ -1,7 +1,7 @@
 package io.weir.flink.source.internal;
 
+import io.weir.data.RowReader;
 import io.weir.flink.source.WeirSplit;
-import io.weir.read.RowReader;
 
 import org.apache.flink.connector.base.source.reader.RecordsBySplits;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;

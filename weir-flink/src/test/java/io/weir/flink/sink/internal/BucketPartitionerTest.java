@@ -4,6 +4,7 @@ import io.weir.data.BinaryRow;
 import io.weir.data.KeyFields;
 import io.weir.flink.FlinkRows;
 import io.weir.flink.FlinkTypes;
+import io.weir.partition.PartitionHash;
 
 import org.apache.flink.runtime.plugable.SerializationDelegate;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -136,8 +137,8 @@ class BucketPartitionerTest {
                                 "dt", io.weir.types.DataTypes.DATE()),
                         List.of("id", "ts"),
                         List.of("dt"));
-        io.weir.TimePartitioning time =
-                io.weir.TimePartitioning.of(
+        io.weir.partition.TimePartitioning time =
+                io.weir.partition.TimePartitioning.of(
                         schema,
                         io.weir.options.TableOptions.of(
                                 Map.of(

@@ -1,4 +1,4 @@
-package io.weir.commit;
+package io.weir.util;
 
 import io.weir.exceptions.CorruptFileException;
 
@@ -19,11 +19,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** Shared JSON plumbing of the metadata parsers: the format version, writing and strict parsing. */
-final class Json {
+public final class Json {
     /** The metadata format version this code writes and reads. */
-    static final int FORMAT_VERSION = 1;
+    public static final int FORMAT_VERSION = 1;
 
-    static final String FORMAT_VERSION_FIELD = "format-version";
+    public static final String FORMAT_VERSION_FIELD = "format-version";
 
     private static final ObjectMapper MAPPER =
             new ObjectMapper(
@@ -35,12 +35,12 @@ final class Json {
     private Json() {}
 
     /** Writes one document body; the generator is already inside the root object. */
-    interface Body {
+    public interface Body {
         void write(JsonGenerator gen) throws IOException;
     }
 
     /** A pretty-printed document: an object starting with {@code "format-version": 1}. */
-    static String document(Body body) {
+    public static String document(Body body) {
         StringWriter out = new StringWriter();
         try (JsonGenerator gen = MAPPER.getFactory().createGenerator(out)) {
             gen.useDefaultPrettyPrinter();
@@ -60,7 +60,7 @@ final class Json {
      * @param file the file the text came from, for error messages
      * @throws CorruptFileException if the text is not a JSON object or has another format version
      */
-    static JsonFields parse(String file, String json) {
+    public static JsonFields parse(String file, String json) {
         JsonNode root;
         try {
             root = MAPPER.readTree(json);
@@ -90,7 +90,7 @@ final class Json {
         return fields;
     }
 
-    static void writeStrings(JsonGenerator gen, String field, List<String> values)
+    public static void writeStrings(JsonGenerator gen, String field, List<String> values)
             throws IOException {
         gen.writeArrayFieldStart(field);
         for (String v : values) {
@@ -100,7 +100,7 @@ final class Json {
     }
 
     /** Writes a map with sorted keys, so that equal maps give equal bytes. */
-    static void writeStringMap(JsonGenerator gen, String field, Map<String, String> map)
+    public static void writeStringMap(JsonGenerator gen, String field, Map<String, String> map)
             throws IOException {
         gen.writeObjectFieldStart(field);
         for (Map.Entry<String, String> e : new TreeMap<>(map).entrySet()) {
@@ -109,7 +109,7 @@ final class Json {
         gen.writeEndObject();
     }
 
-    static void writeOptionalString(JsonGenerator gen, String field, String value)
+    public static void writeOptionalString(JsonGenerator gen, String field, String value)
             throws IOException {
         if (value != null) {
             gen.writeStringField(field, value);

@@ -1,20 +1,30 @@
-package io.weir;
+package io.weir.service;
 
+import io.weir.CommitKind;
+import io.weir.Compaction;
+import io.weir.CompactionResult;
+import io.weir.DataFile;
+import io.weir.DataFilePaths;
+import io.weir.FileGroupId;
+import io.weir.FileKind;
+import io.weir.ScanTask;
+import io.weir.Snapshot;
+import io.weir.Table;
+import io.weir.TableMetadata;
 import io.weir.base.BaseFileInfo;
 import io.weir.base.BaseFileWriteOptions;
 import io.weir.base.BaseFileWriter;
+import io.weir.commit.CommitLog;
 import io.weir.commit.CommitRequest;
+import io.weir.data.RowReader;
 import io.weir.exceptions.CommitStateUnknownException;
-import io.weir.read.DataFileReaders;
 import io.weir.read.FileGroupReader;
-import io.weir.read.RowReader;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 import java.util.function.Predicate;
 
 /**
@@ -27,18 +37,20 @@ import java.util.function.Predicate;
  * (below 3/4 of the target) are read, concatenated and cut into files of the target size, so at
  * most one undersized file per group remains; files of about the target size are never rewritten.
  */
-final class BaseCompaction implements Compaction {
+public final class CompactionImpl implements Compaction {
     /** Rows written per call of {@link #copyRows}: well below the JIT's loop threshold. */
     private static final int ROWS_PER_CALL = 1024;
 
-    private final BaseTable table;
+    private final Table table;
+    private final CommitLog log;
     private boolean full;
     private int minLogFiles;
     private final long maxLogBytes;
     private Predicate<FileGroupId> groups = g -> true;
 
-    BaseCompaction(BaseTable table) {
+    public CompactionImpl(Table table, CommitLog log) {
         this.table = table;
+        this.log = log;
         this.minLogFiles = table.options().compactionMaxLogFiles();
         this.maxLogBytes = table.options().compactionMaxLogBytes();
     }
@@ -155,7 +167,7 @@ final class BaseCompaction implements Compaction {
                 records += f.recordCount();
             }
             request.add(outputs);
-            long commitId = table.commitLog().commit(request.build()).commit().id();
+            long commitId = log.commit(request.build()).commit().id();
             return new CompactionResult(commitId, tasks.size(), removed, outputs.size(), records);
         } catch (CommitStateUnknownException e) {
             throw e; // the files may be committed: keep them
@@ -199,7 +211,9 @@ final class BaseCompaction implements Compaction {
                         metadata.options().fileCompression(),
                         BaseFileWriteOptions.DEFAULT_ROW_GROUP_SIZE,
                         pageSize);
-        String dir = directory(task.fileGroup());
+        String dir =
+                DataFilePaths.groupDirectory(
+                        table.schema(), task.fileGroup().partition(), task.fileGroup().bucket());
         List<DataFile> outputs = new ArrayList<>();
         BaseFileWriter writer = null;
         String relative = null;
@@ -208,12 +222,12 @@ final class BaseCompaction implements Compaction {
             boolean more = rows.next();
             while (more) {
                 if (writer == null) {
-                    relative = dir + "base-" + UUID.randomUUID() + ".parquet";
+                    relative = DataFilePaths.newBaseFile(dir);
                     writer =
                             new BaseFileWriter(
                                     table.io()
                                             .newOutputFile(
-                                                    DataFileReaders.join(
+                                                    DataFilePaths.resolve(
                                                             table.location(), relative)),
                                     metadata.schema(),
                                     options);
@@ -266,13 +280,6 @@ final class BaseCompaction implements Compaction {
         return true;
     }
 
-    private String directory(FileGroupId group) {
-        Schema schema = table.schema();
-        String partition =
-                schema.isPartitioned() ? group.partition().path(schema.partitionKeys()) + "/" : "";
-        return partition + "bucket-" + group.bucket() + "/";
-    }
-
     private static DataFile toDataFile(
             BaseFileInfo info,
             String relative,
@@ -296,7 +303,7 @@ final class BaseCompaction implements Compaction {
     private void deleteQuietly(List<DataFile> files) {
         for (DataFile f : files) {
             try {
-                table.io().delete(DataFileReaders.join(table.location(), f.path()));
+                table.io().delete(DataFilePaths.resolve(table.location(), f.path()));
             } catch (IOException e) {
                 // An orphan no commit references; the cleaner removes it.
             }

@@ -1,7 +1,7 @@
-package io.weir.commit;
+package io.weir;
 
-import io.weir.DataFile;
 import io.weir.exceptions.CorruptFileException;
+import io.weir.testing.TestDataFiles;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,10 @@
-package io.weir;
+package io.weir.scan;
 
+import io.weir.Partition;
+import io.weir.TableMetadata;
 import io.weir.data.Timestamp;
 import io.weir.expressions.BoundExpression;
+import io.weir.partition.TimePartitioning;
 
 import java.util.HashMap;
 import java.util.List;

@@ -1,5 +1,8 @@
-package io.weir;
+package io.weir.partition;
 
+import io.weir.Partition;
+import io.weir.Schema;
+import io.weir.TableMetadata;
 import io.weir.exceptions.ValidationException;
 import io.weir.options.PartitionOptions;
 import io.weir.options.TableOptions;
@@ -31,7 +34,7 @@ import java.util.Objects;
  * epoch millis are taken as a UTC instant (its own date and hour in the zone {@code UTC}).
  *
  * <p>Immutable and serializable (engines ship it to their tasks). The per-row work is done by
- * {@link io.weir.write.TimePartitioner}.
+ * {@link TimePartitioner}.
  */
 public final class TimePartitioning implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -168,7 +171,7 @@ public final class TimePartitioning implements Serializable {
      * Checks the partition keys of a table against its primary key: every partition key that the
      * writer does not derive must be part of the primary key, so that a key lives in one partition.
      */
-    static void checkPartitionKeys(Schema schema, TableOptions options) {
+    public static void checkPartitionKeys(Schema schema, TableOptions options) {
         TimePartitioning time = of(schema, options);
         if (!schema.hasPrimaryKey()) {
             return;

@@ -1,7 +1,6 @@
-package io.weir.write;
+package io.weir.partition;
 
 import io.weir.Schema;
-import io.weir.TimePartitioning;
 import io.weir.data.BinaryRow;
 import io.weir.data.BinaryRowWriter;
 import io.weir.data.Timestamp;

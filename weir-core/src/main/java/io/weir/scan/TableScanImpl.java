@@ -1,6 +1,15 @@
-package io.weir;
+package io.weir.scan;
 
+import io.weir.DataFile;
+import io.weir.FileGroupId;
+import io.weir.FileKind;
+import io.weir.ScanTask;
+import io.weir.Schema;
+import io.weir.Snapshot;
+import io.weir.Table;
+import io.weir.TableScan;
 import io.weir.data.RowKind;
+import io.weir.data.RowReader;
 import io.weir.exceptions.ValidationException;
 import io.weir.expressions.BoundExpression;
 import io.weir.expressions.Conjuncts;
@@ -8,7 +17,6 @@ import io.weir.expressions.Expression;
 import io.weir.expressions.Expressions;
 import io.weir.read.FileGroupReader;
 import io.weir.read.FilterProjectReader;
-import io.weir.read.RowReader;
 import io.weir.types.RowType;
 
 import java.util.ArrayList;
@@ -17,24 +25,20 @@ import java.util.Map;
 import java.util.stream.IntStream;
 
 /** An immutable {@link TableScan}: each setter returns a new scan. */
-final class BaseTableScan implements TableScan {
-    private final BaseTable table;
+public final class TableScanImpl implements TableScan {
+    private final Table table;
     private final Long commitId;
     private final Long asOfMillis;
     private final List<String> columns;
     private final Expression filter;
     private Snapshot snapshot;
 
-    BaseTableScan(BaseTable table) {
+    public TableScanImpl(Table table) {
         this(table, null, null, null, Expressions.alwaysTrue());
     }
 
-    private BaseTableScan(
-            BaseTable table,
-            Long commitId,
-            Long asOfMillis,
-            List<String> columns,
-            Expression filter) {
+    private TableScanImpl(
+            Table table, Long commitId, Long asOfMillis, List<String> columns, Expression filter) {
         this.table = table;
         this.commitId = commitId;
         this.asOfMillis = asOfMillis;
@@ -44,25 +48,25 @@ final class BaseTableScan implements TableScan {
 
     @Override
     public TableScan useSnapshot(long id) {
-        return new BaseTableScan(table, id, null, columns, filter);
+        return new TableScanImpl(table, id, null, columns, filter);
     }
 
     @Override
     public TableScan asOfTime(long timestampMillis) {
-        return new BaseTableScan(table, null, timestampMillis, columns, filter);
+        return new TableScanImpl(table, null, timestampMillis, columns, filter);
     }
 
     @Override
     public TableScan select(List<String> newColumns) {
         projection(table.schema().rowType(), newColumns, table.location());
-        return new BaseTableScan(table, commitId, asOfMillis, List.copyOf(newColumns), filter);
+        return new TableScanImpl(table, commitId, asOfMillis, List.copyOf(newColumns), filter);
     }
 
     @Override
     public TableScan filter(Expression newFilter) {
         Expression combined = Expressions.and(filter, newFilter);
         combined.bind(table.schema().rowType());
-        return new BaseTableScan(table, commitId, asOfMillis, columns, combined);
+        return new TableScanImpl(table, commitId, asOfMillis, columns, combined);
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.weir.commit;
+package io.weir.testing;
 
 import io.weir.ColumnStats;
 import io.weir.DataFile;
@@ -14,12 +14,12 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Sample schemas and data files for commit tests. */
-final class TestDataFiles {
+public final class TestDataFiles {
     private static final AtomicLong COUNTER = new AtomicLong();
 
     private TestDataFiles() {}
 
-    static Schema schema() {
+    public static Schema schema() {
         return Schema.builder()
                 .column("id", DataTypes.BIGINT())
                 .column("dt", DataTypes.STRING(), "event day")
@@ -30,12 +30,12 @@ final class TestDataFiles {
                 .build();
     }
 
-    static TableMetadata metadata(Map<String, String> options) {
+    public static TableMetadata metadata(Map<String, String> options) {
         return new TableMetadata(0, schema(), TableOptions.of(options), 1_000L);
     }
 
     /** A new log file (sequence unassigned) in partition {@code dt}, bucket {@code bucket}. */
-    static DataFile log(String dt, int bucket) {
+    public static DataFile log(String dt, int bucket) {
         return new DataFile(
                 "dt=" + dt + "/bucket-" + bucket + "/log-" + COUNTER.incrementAndGet() + ".wlog",
                 FileKind.LOG,
@@ -51,7 +51,7 @@ final class TestDataFiles {
     }
 
     /** A compacted base file with the given sequence and column statistics. */
-    static DataFile base(String dt, int bucket, long sequence) {
+    public static DataFile base(String dt, int bucket, long sequence) {
         return new DataFile(
                 "dt="
                         + dt

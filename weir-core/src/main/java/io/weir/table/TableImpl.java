@@ -1,9 +1,28 @@
-package io.weir;
+package io.weir.table;
 
+import io.weir.AppendFiles;
+import io.weir.BulkWrite;
+import io.weir.Commit;
+import io.weir.Compaction;
+import io.weir.ExpirePartitions;
+import io.weir.ExpireSnapshots;
+import io.weir.IncrementalScan;
+import io.weir.OverwriteFiles;
+import io.weir.RemoveOrphanFiles;
+import io.weir.Snapshot;
+import io.weir.SnapshotLeases;
+import io.weir.Table;
+import io.weir.TableMetadata;
+import io.weir.TableScan;
+import io.weir.TableWrite;
+import io.weir.commit.AppendFilesImpl;
 import io.weir.commit.CommitLog;
-import io.weir.commit.TableState;
+import io.weir.commit.OverwriteFilesImpl;
 import io.weir.exceptions.ValidationException;
 import io.weir.io.FileIO;
+import io.weir.scan.IncrementalScanImpl;
+import io.weir.scan.TableScanImpl;
+import io.weir.service.CompactionImpl;
 import io.weir.service.FileSnapshotLeases;
 import io.weir.service.OrphanFileRemoval;
 import io.weir.service.PartitionExpiry;
@@ -16,15 +35,11 @@ import java.nio.file.Path;
 import java.util.Objects;
 
 /** The {@link Table} over a {@link CommitLog}. */
-final class BaseTable implements Table {
+public final class TableImpl implements Table {
     private final CommitLog log;
 
-    BaseTable(CommitLog log) {
+    public TableImpl(CommitLog log) {
         this.log = log;
-    }
-
-    CommitLog commitLog() {
-        return log;
     }
 
     @Override
@@ -65,10 +80,6 @@ final class BaseTable implements Table {
     @Override
     public void refresh() {
         log.refresh();
-    }
-
-    TableState state(long commitId) {
-        return log.state(commitId);
     }
 
     @Override
@@ -171,12 +182,12 @@ final class BaseTable implements Table {
 
     @Override
     public AppendFiles newAppend() {
-        return new BaseAppendFiles(log);
+        return new AppendFilesImpl(log);
     }
 
     @Override
     public OverwriteFiles newOverwrite() {
-        return new BaseOverwriteFiles(log);
+        return new OverwriteFilesImpl(log);
     }
 
     @Override
@@ -186,17 +197,17 @@ final class BaseTable implements Table {
 
     @Override
     public TableScan newScan() {
-        return new BaseTableScan(this);
+        return new TableScanImpl(this);
     }
 
     @Override
     public IncrementalScan newIncrementalScan() {
-        return new BaseIncrementalScan(this);
+        return new IncrementalScanImpl(this);
     }
 
     @Override
     public Compaction newCompaction() {
-        return new BaseCompaction(this);
+        return new CompactionImpl(this, log);
     }
 
     @Override

@@ -1,9 +1,7 @@
-package io.weir.commit;
+package io.weir;
 
-import io.weir.ColumnStats;
-import io.weir.DataFile;
-import io.weir.FileKind;
-import io.weir.Partition;
+import io.weir.util.Json;
+import io.weir.util.JsonFields;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 
@@ -13,25 +11,25 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** JSON codec of a {@link DataFile} inside commit and checkpoint documents. */
-final class DataFileParser {
-    static final String PATH = "path";
-    static final String KIND = "kind";
-    static final String PARTITION = "partition";
-    static final String BUCKET = "bucket";
-    static final String RECORD_COUNT = "record-count";
-    static final String SIZE_IN_BYTES = "size-in-bytes";
-    static final String SEQUENCE = "sequence";
-    static final String SCHEMA_ID = "schema-id";
-    static final String MIN_KEY = "min-key";
-    static final String MAX_KEY = "max-key";
-    static final String COLUMN_STATS = "column-stats";
-    static final String MIN = "min";
-    static final String MAX = "max";
-    static final String NULL_COUNT = "null-count";
+public final class DataFileParser {
+    public static final String PATH = "path";
+    public static final String KIND = "kind";
+    public static final String PARTITION = "partition";
+    public static final String BUCKET = "bucket";
+    public static final String RECORD_COUNT = "record-count";
+    public static final String SIZE_IN_BYTES = "size-in-bytes";
+    public static final String SEQUENCE = "sequence";
+    public static final String SCHEMA_ID = "schema-id";
+    public static final String MIN_KEY = "min-key";
+    public static final String MAX_KEY = "max-key";
+    public static final String COLUMN_STATS = "column-stats";
+    public static final String MIN = "min";
+    public static final String MAX = "max";
+    public static final String NULL_COUNT = "null-count";
 
     private DataFileParser() {}
 
-    static void write(JsonGenerator gen, DataFile file) throws IOException {
+    public static void write(JsonGenerator gen, DataFile file) throws IOException {
         gen.writeStartObject();
         gen.writeStringField(PATH, file.path());
         gen.writeStringField(KIND, file.kind().name());
@@ -60,7 +58,7 @@ final class DataFileParser {
         gen.writeEndObject();
     }
 
-    static DataFile read(JsonFields f) {
+    public static DataFile read(JsonFields f) {
         Map<Integer, ColumnStats> stats = new HashMap<>();
         if (f.has(COLUMN_STATS)) {
             JsonFields statsJson = f.object(COLUMN_STATS);

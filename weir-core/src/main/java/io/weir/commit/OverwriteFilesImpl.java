@@ -1,8 +1,10 @@
-package io.weir;
+package io.weir.commit;
 
-import io.weir.commit.CommitLog;
-import io.weir.commit.CommitRequest;
-import io.weir.commit.CommitResult;
+import io.weir.CommitKind;
+import io.weir.CommitResult;
+import io.weir.DataFile;
+import io.weir.OverwriteFiles;
+import io.weir.Partition;
 import io.weir.exceptions.ValidationException;
 
 import java.util.ArrayList;
@@ -11,7 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-final class BaseOverwriteFiles implements OverwriteFiles {
+public final class OverwriteFilesImpl implements OverwriteFiles {
     private final CommitLog log;
     private final List<DataFile> files = new ArrayList<>();
     private final Set<Partition> partitions = new LinkedHashSet<>();
@@ -19,7 +21,7 @@ final class BaseOverwriteFiles implements OverwriteFiles {
     private String writerId;
     private long checkpointId = -1;
 
-    BaseOverwriteFiles(CommitLog log) {
+    public OverwriteFilesImpl(CommitLog log) {
         this.log = log;
     }
 
@@ -75,6 +77,7 @@ final class BaseOverwriteFiles implements OverwriteFiles {
         if (writerId != null) {
             request.writer(writerId, checkpointId);
         }
-        return log.commit(request.build());
+        CommitOutcome outcome = log.commit(request.build());
+        return new CommitResult(outcome.commit(), outcome.alreadyCommitted());
     }
 }

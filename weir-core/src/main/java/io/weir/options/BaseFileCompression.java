@@ -1,4 +1,4 @@
-package io.weir.base;
+package io.weir.options;
 
 /** Compression of Parquet base file pages. */
 public enum BaseFileCompression {

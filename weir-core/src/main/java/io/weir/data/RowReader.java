@@ -1,6 +1,4 @@
-package io.weir.read;
-
-import io.weir.data.BinaryRow;
+package io.weir.data;
 
 import java.io.Closeable;
 

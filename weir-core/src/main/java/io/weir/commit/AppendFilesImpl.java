@@ -1,8 +1,9 @@
-package io.weir;
+package io.weir.commit;
 
-import io.weir.commit.CommitLog;
-import io.weir.commit.CommitRequest;
-import io.weir.commit.CommitResult;
+import io.weir.AppendFiles;
+import io.weir.CommitKind;
+import io.weir.CommitResult;
+import io.weir.DataFile;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -10,14 +11,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-final class BaseAppendFiles implements AppendFiles {
+public final class AppendFilesImpl implements AppendFiles {
     private final CommitLog log;
     private final List<DataFile> files = new ArrayList<>();
     private final Map<String, String> properties = new LinkedHashMap<>();
     private String writerId;
     private long checkpointId = -1;
 
-    BaseAppendFiles(CommitLog log) {
+    public AppendFilesImpl(CommitLog log) {
         this.log = log;
     }
 
@@ -56,6 +57,7 @@ final class BaseAppendFiles implements AppendFiles {
         if (writerId != null) {
             request.writer(writerId, checkpointId);
         }
-        return log.commit(request.build());
+        CommitOutcome outcome = log.commit(request.build());
+        return new CommitResult(outcome.commit(), outcome.alreadyCommitted());
     }
 }

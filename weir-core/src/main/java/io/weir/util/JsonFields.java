@@ -1,4 +1,4 @@
-package io.weir.commit;
+package io.weir.util;
 
 import io.weir.exceptions.CorruptFileException;
 
@@ -15,12 +15,12 @@ import java.util.Map;
  * Typed, strict access to the fields of one JSON object of a metadata file. Every problem is a
  * {@link CorruptFileException} naming the file and the field's path (e.g. {@code added[3].path}).
  */
-final class JsonFields {
+public final class JsonFields {
     private final String file;
     private final String where;
     private final JsonNode node;
 
-    JsonFields(String file, String where, JsonNode node) {
+    public JsonFields(String file, String where, JsonNode node) {
         this.file = file;
         this.where = where;
         this.node = node;
@@ -33,16 +33,16 @@ final class JsonFields {
         }
     }
 
-    String file() {
+    public String file() {
         return file;
     }
 
-    boolean has(String name) {
+    public boolean has(String name) {
         JsonNode v = node.get(name);
         return v != null && !v.isNull();
     }
 
-    long requiredLong(String name) {
+    public long requiredLong(String name) {
         JsonNode v = required(name);
         if (!v.isIntegralNumber() || !v.canConvertToLong()) {
             throw invalid(name, "expected an integer, got " + describe(v));
@@ -50,7 +50,7 @@ final class JsonFields {
         return v.longValue();
     }
 
-    int requiredInt(String name) {
+    public int requiredInt(String name) {
         JsonNode v = required(name);
         if (!v.isIntegralNumber() || !v.canConvertToInt()) {
             throw invalid(name, "expected a 32-bit integer, got " + describe(v));
@@ -58,11 +58,11 @@ final class JsonFields {
         return v.intValue();
     }
 
-    long optionalLong(String name, long fallback) {
+    public long optionalLong(String name, long fallback) {
         return has(name) ? requiredLong(name) : fallback;
     }
 
-    String requiredString(String name) {
+    public String requiredString(String name) {
         JsonNode v = required(name);
         if (!v.isTextual()) {
             throw invalid(name, "expected a string, got " + describe(v));
@@ -71,11 +71,11 @@ final class JsonFields {
     }
 
     /** The string value, or null if the field is absent or null. */
-    String optionalString(String name) {
+    public String optionalString(String name) {
         return has(name) ? requiredString(name) : null;
     }
 
-    <E extends Enum<E>> E requiredEnum(String name, Class<E> type) {
+    public <E extends Enum<E>> E requiredEnum(String name, Class<E> type) {
         String text = requiredString(name);
         for (E e : type.getEnumConstants()) {
             if (e.name().equals(text)) {
@@ -86,12 +86,12 @@ final class JsonFields {
     }
 
     /** An array of strings (elements may be null); absent means empty. */
-    List<String> optionalStringList(String name) {
+    public List<String> optionalStringList(String name) {
         return has(name) ? stringList(name) : List.of();
     }
 
     /** A required array of strings (elements may be null). */
-    List<String> stringList(String name) {
+    public List<String> stringList(String name) {
         List<String> out = new ArrayList<>();
         int i = 0;
         for (JsonNode e : array(name)) {
@@ -105,7 +105,7 @@ final class JsonFields {
     }
 
     /** An object of string values, in file order; absent means empty. */
-    Map<String, String> stringMap(String name) {
+    public Map<String, String> stringMap(String name) {
         Map<String, String> out = new LinkedHashMap<>();
         if (!has(name)) {
             return out;
@@ -118,19 +118,19 @@ final class JsonFields {
         return out;
     }
 
-    JsonFields object(String name) {
+    public JsonFields object(String name) {
         return new JsonFields(file, path(name), required(name));
     }
 
     /** The field names of this object, in file order. */
-    List<String> names() {
+    public List<String> names() {
         List<String> names = new ArrayList<>();
         node.fieldNames().forEachRemaining(names::add);
         return names;
     }
 
     /** A required array of objects. */
-    List<JsonFields> objectList(String name) {
+    public List<JsonFields> objectList(String name) {
         List<JsonFields> out = new ArrayList<>();
         int i = 0;
         for (JsonNode e : array(name)) {
@@ -140,7 +140,7 @@ final class JsonFields {
     }
 
     /** An error about a field of this object (for checks the parsers make themselves). */
-    CorruptFileException invalid(String name, String problem) {
+    public CorruptFileException invalid(String name, String problem) {
         return new CorruptFileException(file, "field '" + path(name) + "': " + problem);
     }
 

@@ -1,7 +1,19 @@
-package io.weir;
+package io.weir.scan;
 
+import io.weir.ChangeTask;
+import io.weir.Commit;
+import io.weir.CommitKind;
+import io.weir.DataFile;
+import io.weir.FileGroupId;
+import io.weir.IncrementalScan;
+import io.weir.Schema;
+import io.weir.Snapshot;
+import io.weir.Table;
+import io.weir.TableMetadata;
 import io.weir.data.KeyFields;
 import io.weir.data.RowKind;
+import io.weir.data.RowReader;
+import io.weir.data.RowReaders;
 import io.weir.exceptions.ValidationException;
 import io.weir.expressions.BoundExpression;
 import io.weir.expressions.Expression;
@@ -9,7 +21,6 @@ import io.weir.expressions.Expressions;
 import io.weir.read.ChangeDiffReader;
 import io.weir.read.FileGroupReader;
 import io.weir.read.FilterProjectReader;
-import io.weir.read.RowReader;
 import io.weir.types.RowType;
 
 import java.util.ArrayList;
@@ -29,14 +40,14 @@ import java.util.TreeSet;
  * appends and overwrites in the range; compactions in the range are skipped, their inputs read
  * instead.
  */
-final class BaseIncrementalScan implements IncrementalScan {
-    private final BaseTable table;
+public final class IncrementalScanImpl implements IncrementalScan {
+    private final Table table;
     private long from = -1;
     private long to = -1;
     private List<String> columns;
     private Expression filter = Expressions.alwaysTrue();
 
-    BaseIncrementalScan(BaseTable table) {
+    public IncrementalScanImpl(Table table) {
         this.table = table;
     }
 
@@ -56,7 +67,7 @@ final class BaseIncrementalScan implements IncrementalScan {
 
     @Override
     public IncrementalScan select(List<String> newColumns) {
-        BaseTableScan.projection(table.schema().rowType(), newColumns, table.location());
+        TableScanImpl.projection(table.schema().rowType(), newColumns, table.location());
         this.columns = List.copyOf(newColumns);
         return this;
     }
@@ -72,7 +83,7 @@ final class BaseIncrementalScan implements IncrementalScan {
     @Override
     public RowType readType() {
         RowType rowType = table.schema().rowType();
-        int[] positions = BaseTableScan.projection(rowType, columns, table.location());
+        int[] positions = TableScanImpl.projection(rowType, columns, table.location());
         return positions == null ? rowType : rowType.project(positions);
     }
 
@@ -230,7 +241,7 @@ final class BaseIncrementalScan implements IncrementalScan {
         RowType rowType = schema.rowType();
         TableMetadata metadata = table.metadata();
         BoundExpression bound = filter.bind(rowType);
-        int[] projection = BaseTableScan.projection(rowType, columns, table.location());
+        int[] projection = TableScanImpl.projection(rowType, columns, table.location());
         if (schema.hasPrimaryKey()) {
             RowReader before =
                     FileGroupReader.open(

@@ -1,17 +1,14 @@
-package io.weir;
-
-import io.weir.data.BinaryRow;
-import io.weir.read.RowReader;
+package io.weir.data;
 
 import java.util.List;
 import java.util.function.Function;
 
 /** Helpers for {@link RowReader}s. */
-final class RowReaders {
+public final class RowReaders {
     private RowReaders() {}
 
     /** Reads the readers opened for each task, one after another. */
-    static <T> RowReader concat(List<T> tasks, Function<T, RowReader> open) {
+    public static <T> RowReader concat(List<T> tasks, Function<T, RowReader> open) {
         return new RowReader() {
             private int next;
             private RowReader current = RowReader.empty();

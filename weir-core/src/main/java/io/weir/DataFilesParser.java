@@ -1,6 +1,7 @@
-package io.weir.commit;
+package io.weir;
 
-import io.weir.DataFile;
+import io.weir.util.Json;
+import io.weir.util.JsonFields;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +11,7 @@ import java.util.List;
  * processes (Flink committables, source splits). Same field encoding as in commits.
  */
 public final class DataFilesParser {
-    static final String FILES = "files";
+    public static final String FILES = "files";
 
     private DataFilesParser() {}
 

@@ -1,4 +1,4 @@
-package io.weir.log;
+package io.weir.options;
 
 /** Compression of log block payloads. The ids are stored in block headers (docs/format.md). */
 public enum LogCodec {

@@ -1,11 +1,9 @@
-package io.weir.flink.sink.internal;
+package io.weir.partition;
 
 import io.weir.Schema;
-import io.weir.TimePartitioning;
 import io.weir.data.BinaryRow;
 import io.weir.data.KeyFields;
 import io.weir.types.RowType;
-import io.weir.write.TimePartitioner;
 
 import java.io.Serializable;
 import java.util.stream.IntStream;

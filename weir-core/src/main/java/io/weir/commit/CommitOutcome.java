@@ -13,4 +13,4 @@ import io.weir.Commit;
  *     alreadyCommitted}
  * @param alreadyCommitted true if the writer's checkpoint had landed before, so nothing was done
  */
-public record CommitResult(Commit commit, TableState state, boolean alreadyCommitted) {}
+public record CommitOutcome(Commit commit, TableState state, boolean alreadyCommitted) {}
