@@ -41,7 +41,7 @@ public final class Tables {
             throw new io.weir.exceptions.ValidationException(
                     "Cannot create table " + location + ": " + e.getMessage(), e);
         }
-        MergeFunctions.validate(metadata);
+        MergeFunctions.validate(location, metadata);
         return new TableImpl(FileCommitLog.create(io, location, metadata, clock));
     }
 

@@ -43,6 +43,15 @@ public final class ConfigOption<T> {
         return new Builder(key);
     }
 
+    /**
+     * This option under a concrete key: for options declared as a template, such as {@code
+     * fields.<field>.aggregate-function}, so that errors name the key the user wrote.
+     */
+    public ConfigOption<T> withKey(String concreteKey) {
+        return new ConfigOption<>(
+                concreteKey, type, defaultValue, description, parser, constraint, constraintText);
+    }
+
     public String key() {
         return key;
     }

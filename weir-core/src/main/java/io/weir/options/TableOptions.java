@@ -289,6 +289,9 @@ public final class TableOptions {
         for (Map.Entry<String, String> e : this.raw.entrySet()) {
             ConfigOption<?> option = ALL.get(e.getKey());
             if (option == null) {
+                option = MergeOptions.fieldOption(e.getKey());
+            }
+            if (option == null) {
                 throw new IllegalArgumentException(
                         "Unknown table option '"
                                 + e.getKey()
@@ -351,6 +354,25 @@ public final class TableOptions {
     /** The ordering field, or null. */
     public String sequenceField() {
         return get(SEQUENCE_FIELD);
+    }
+
+    public boolean ignoreDelete() {
+        return get(MergeOptions.IGNORE_DELETE);
+    }
+
+    /**
+     * The values of one per-field option template ({@link MergeOptions}), by the field part of
+     * their keys, in key order.
+     */
+    @SuppressWarnings("unchecked")
+    public <T> Map<String, T> fieldValues(ConfigOption<T> template) {
+        Map<String, T> out = new LinkedHashMap<>();
+        for (Map.Entry<ConfigOption<?>, Object> e : values.entrySet()) {
+            if (MergeOptions.matches(e.getKey().key(), template)) {
+                out.put(MergeOptions.field(e.getKey().key()), (T) e.getValue());
+            }
+        }
+        return out;
     }
 
     public LogCodec logCodec() {
@@ -453,6 +475,9 @@ public final class TableOptions {
             map.put(o.key(), o);
         }
         // Then the options declared apart, by concern.
+        for (ConfigOption<?> o : MergeOptions.ALL) {
+            map.put(o.key(), o);
+        }
         for (ConfigOption<?> o : PartitionOptions.ALL) {
             map.put(o.key(), o);
         }

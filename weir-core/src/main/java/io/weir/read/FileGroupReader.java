@@ -68,7 +68,7 @@ public final class FileGroupReader {
         }
         KeyFields key = KeyFields.of(rowType, schema.primaryKeyPositions());
         return new SortedMergeReader(
-                sources, key, MergeFunctions.create(metadata, false), keepDeletes);
+                sources, key, MergeFunctions.create(metadata, false, false), keepDeletes);
     }
 
     /**

@@ -83,6 +83,9 @@ public final class BulkWriteImpl implements BulkWrite {
     public void write(BinaryRow row) {
         checkWritable();
         int bucket = router.bucket(row);
+        if (bucket == RowRouter.DROPPED) {
+            return;
+        }
         row = router.prepareFilled(row);
         int partition = router.partition(row);
         if (!buffer.append(partition, bucket, row)) {
@@ -98,17 +101,22 @@ public final class BulkWriteImpl implements BulkWrite {
     /** Writes the buffer as a sorted run and empties it. */
     private void spill() {
         long start = System.nanoTime();
-        runs.add(spills.write(winners(buffer.sortedCursor())));
+        runs.add(spills.write(winners(buffer.sortedCursor(), true)));
         buffer.clear();
         spillCount++;
         spillNanos += System.nanoTime() - start;
     }
 
-    /** For a keyed table, one row per key; an append-only table keeps every row. */
-    private SortedRows winners(SortedRows rows) {
+    /**
+     * For a keyed table, one row per key; an append-only table keeps every row.
+     *
+     * @param records whether the rows are records as written (the buffer), not folded rows (runs)
+     */
+    private SortedRows winners(SortedRows rows, boolean records) {
         return key == null
                 ? rows
-                : new FoldingRows(rows, key, MergeFunctions.create(metadata, rows.rowsStayValid()));
+                : new FoldingRows(
+                        rows, key, MergeFunctions.create(metadata, rows.rowsStayValid(), records));
     }
 
     @Override
@@ -137,9 +145,11 @@ public final class BulkWriteImpl implements BulkWrite {
             for (SpillRun run : runs) {
                 sources.add(spills.open(run));
             }
-            sources.add(buffer.sortedCursor());
-            SortedRows all = sources.size() == 1 ? sources.get(0) : merge(sources);
-            List<DataFile> files = flusher.write(winners(all), router.partitionsById());
+            // The buffer's records are folded first, so that the merge with the runs folds
+            // folded rows only.
+            sources.add(winners(buffer.sortedCursor(), true));
+            SortedRows all = sources.size() == 1 ? sources.get(0) : winners(merge(sources), false);
+            List<DataFile> files = flusher.write(all, router.partitionsById());
             written.addAll(files);
             filesWritten += files.size();
             for (DataFile f : files) {
@@ -164,7 +174,7 @@ public final class BulkWriteImpl implements BulkWrite {
                 for (SpillRun run : oldest) {
                     sources.add(spills.open(run));
                 }
-                merged = spills.write(winners(merge(sources)));
+                merged = spills.write(winners(merge(sources), false));
             } finally {
                 sources.forEach(SortedRows::close);
             }

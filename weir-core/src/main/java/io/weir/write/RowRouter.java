@@ -9,6 +9,7 @@ import io.weir.data.KeyFields;
 import io.weir.data.RowKind;
 import io.weir.data.Timestamp;
 import io.weir.exceptions.ValidationException;
+import io.weir.merge.MergeFunctions;
 import io.weir.partition.TimePartitioner;
 import io.weir.partition.TimePartitioning;
 import io.weir.types.DataType;
@@ -38,6 +39,9 @@ final class RowRouter {
      */
     static final int BY_PARTITION = -2;
 
+    /** What {@link #bucket} returns for a retraction that {@code ignore-delete} drops. */
+    static final int DROPPED = -3;
+
     private static final byte UPDATE_BEFORE = RowKind.UPDATE_BEFORE.toByteValue();
     private static final byte DELETE = RowKind.DELETE.toByteValue();
 
@@ -56,6 +60,10 @@ final class RowRouter {
     private final boolean timeOnly;
     private final IntFunction<Partition> partitionsById;
     private final TimestampCounts timestamps; // null if no column needs the check
+    private final boolean ignoreDelete;
+
+    /** Why the table's merge engine refuses retractions, or null: see MergeFunctions. */
+    private final String retractionRefusal;
 
     RowRouter(String location, TableMetadata metadata, AppendBuckets appendBuckets) {
         Schema schema = metadata.schema();
@@ -82,6 +90,8 @@ final class RowRouter {
         this.timeOnly = time != null && timePartitioning.derivesAllPartitionKeys();
         this.partitionsById = timeOnly ? time::partition : partitions::partition;
         this.timestamps = TimestampCounts.of(schema.rowType());
+        this.ignoreDelete = key != null && metadata.options().ignoreDelete();
+        this.retractionRefusal = key == null ? null : MergeFunctions.retractionRefusal(metadata);
     }
 
     /** The primary key, or null for an append-only table. */
@@ -125,6 +135,12 @@ final class RowRouter {
                 throw notAppendable(RowKind.fromByteValue(kind));
             }
             return appendBucket;
+        }
+        if ((kind & 1) != 0 && (ignoreDelete || retractionRefusal != null)) {
+            if (ignoreDelete) {
+                return DROPPED;
+            }
+            throw refusedRetraction(RowKind.fromByteValue(kind));
         }
         int bucket = key.bucketOfNonNullKey(row, buckets);
         if (bucket < 0) {
@@ -220,6 +236,16 @@ final class RowRouter {
                                 ? " (a 64-bit count of nanoseconds since 1970); a column of"
                                         + " precision 6 or less holds 0001-01-01 to 9999-12-31"
                                 : " (a 64-bit count of microseconds since 1970)"));
+    }
+
+    private ValidationException refusedRetraction(RowKind kind) {
+        return new ValidationException(
+                "Cannot write a "
+                        + kind.shortString()
+                        + " record to table "
+                        + location
+                        + ": "
+                        + retractionRefusal);
     }
 
     private ValidationException notAppendable(RowKind kind) {

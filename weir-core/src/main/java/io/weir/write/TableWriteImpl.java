@@ -55,7 +55,7 @@ public final class TableWriteImpl implements TableWrite {
         TableOptions options = metadata.options();
         this.router = new RowRouter(location, metadata, appendBuckets);
         KeyFields key = router.key();
-        MergeFunction merge = key == null ? null : MergeFunctions.create(metadata, true);
+        MergeFunction merge = key == null ? null : MergeFunctions.create(metadata, true, true);
         this.pool = MemoryPool.forRows(writeBufferSize, options.pageSize());
         int arity = router.arity();
         this.buffer = new SortBuffer(pool, arity, key);
@@ -69,6 +69,9 @@ public final class TableWriteImpl implements TableWrite {
     public void write(BinaryRow row) {
         checkOpen();
         int bucket = router.bucket(row);
+        if (bucket == RowRouter.DROPPED) {
+            return;
+        }
         row = router.prepare(row);
         int partition = router.partition(row);
         if (bucket == RowRouter.BY_PARTITION) {
