@@ -281,16 +281,15 @@ public final class TableOptions {
                     ORPHAN_OLDER_THAN);
 
     private final Map<String, String> raw;
-    private final Map<ConfigOption<?>, Object> values;
+
+    /** Parsed values by key (per-field options under their own keys). */
+    private final Map<String, Object> values;
 
     private TableOptions(Map<String, String> raw) {
         this.raw = Collections.unmodifiableMap(new TreeMap<>(raw));
-        Map<ConfigOption<?>, Object> parsed = new LinkedHashMap<>();
+        Map<String, Object> parsed = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : this.raw.entrySet()) {
-            ConfigOption<?> option = ALL.get(e.getKey());
-            if (option == null) {
-                option = MergeOptions.fieldOption(e.getKey());
-            }
+            ConfigOption<?> option = option(e.getKey());
             if (option == null) {
                 throw new IllegalArgumentException(
                         "Unknown table option '"
@@ -298,7 +297,7 @@ public final class TableOptions {
                                 + "'. Valid options: "
                                 + String.join(", ", ALL.keySet()));
             }
-            parsed.put(option, option.parse(e.getValue()));
+            parsed.put(e.getKey(), option.parse(e.getValue()));
         }
         this.values = parsed;
         if (snapshotNumRetainedMax() < snapshotNumRetainedMin()) {
@@ -327,7 +326,7 @@ public final class TableOptions {
     /** The value of an option, or its default. */
     @SuppressWarnings("unchecked")
     public <T> T get(ConfigOption<T> option) {
-        Object v = values.get(option);
+        Object v = values.get(option.key());
         return v != null ? (T) v : option.defaultValue();
     }
 
@@ -367,9 +366,9 @@ public final class TableOptions {
     @SuppressWarnings("unchecked")
     public <T> Map<String, T> fieldValues(ConfigOption<T> template) {
         Map<String, T> out = new LinkedHashMap<>();
-        for (Map.Entry<ConfigOption<?>, Object> e : values.entrySet()) {
-            if (MergeOptions.matches(e.getKey().key(), template)) {
-                out.put(MergeOptions.field(e.getKey().key()), (T) e.getValue());
+        for (Map.Entry<String, Object> e : values.entrySet()) {
+            if (MergeOptions.matches(e.getKey(), template)) {
+                out.put(MergeOptions.field(e.getKey()), (T) e.getValue());
             }
         }
         return out;
@@ -497,6 +496,20 @@ public final class TableOptions {
     @Override
     public String toString() {
         return raw.toString();
+    }
+
+    /** The option of a key: a declared one, or a per-field one under that key; null if unknown. */
+    public static ConfigOption<?> option(String key) {
+        ConfigOption<?> option = ALL.get(key);
+        return option != null ? option : MergeOptions.fieldOption(key);
+    }
+
+    /**
+     * Whether a key is a table option's: a declared one, or a per-field one ({@code fields.*},
+     * {@link MergeOptions}), whose suffix {@link #of} checks.
+     */
+    public static boolean isTableOption(String key) {
+        return ALL.containsKey(key) || key.startsWith(MergeOptions.FIELDS_PREFIX);
     }
 
     /** The keys of all options, for error messages. */

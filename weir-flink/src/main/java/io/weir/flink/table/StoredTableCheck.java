@@ -40,7 +40,7 @@ final class StoredTableCheck {
                 declared.partitionKeys(),
                 differences);
         for (String key : options.toMap().keySet()) {
-            compareOption(TableOptions.ALL.get(key), stored.options(), options, differences);
+            compareOption(TableOptions.option(key), stored.options(), options, differences);
         }
         if (!differences.isEmpty()) {
             throw new ValidationException(

@@ -86,7 +86,7 @@ public final class WeirConnectorOptions {
         Map<String, String> table = new TreeMap<>();
         options.forEach(
                 (k, v) -> {
-                    if (TableOptions.ALL.containsKey(k)) {
+                    if (TableOptions.isTableOption(k)) {
                         table.put(k, v);
                     }
                 });

@@ -9,6 +9,7 @@ import io.weir.flink.FileIOLoader;
 import io.weir.flink.FlinkSchemas;
 import io.weir.flink.sink.WriteMode;
 import io.weir.io.FileIO;
+import io.weir.options.MergeOptions;
 import io.weir.options.StorageOptions;
 import io.weir.options.TableOptions;
 
@@ -141,7 +142,7 @@ public class WeirDynamicTableFactory implements DynamicTableSourceFactory, Dynam
                         context.getConfiguration(), catalog, ddl.getOptions());
         FactoryUtil.TableFactoryHelper helper =
                 FactoryUtil.createTableFactoryHelper(new WeirDynamicTableFactory(), context);
-        helper.validateExcept(StorageOptions.HADOOP_PREFIX);
+        helper.validateExcept(StorageOptions.HADOOP_PREFIX, MergeOptions.FIELDS_PREFIX);
         String location =
                 WeirConnectorOptions.location(
                         WeirConnectorOptions.PATH,
