@@ -190,8 +190,10 @@ class TableErrorsTest {
         assertThatThrownBy(() -> Tables.create(location, schema, Map.of("sequence.field", "ts")))
                 .isInstanceOf(ValidationException.class)
                 .hasMessage(
-                        "Invalid option 'sequence.field': column 'ts' does not exist (columns: [id,"
-                                + " dt, v])");
+                        "Cannot create table "
+                                + location
+                                + ": Invalid option 'sequence.field': column 'ts' does not exist"
+                                + " (columns: [id, dt, v])");
         assertThatThrownBy(() -> Tables.load(location)).isInstanceOf(NoSuchTableException.class);
     }
 

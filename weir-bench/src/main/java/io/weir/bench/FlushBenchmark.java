@@ -1,11 +1,14 @@
 package io.weir.bench;
 
 import io.weir.DataFile;
+import io.weir.TableMetadata;
 import io.weir.data.BinaryRow;
 import io.weir.data.KeyFields;
 import io.weir.io.LocalFileIO;
 import io.weir.log.LogWriterOptions;
 import io.weir.memory.MemoryPool;
+import io.weir.merge.MergeFunctions;
+import io.weir.options.TableOptions;
 import io.weir.options.LogCodec;
 import io.weir.write.SortBuffer;
 import io.weir.write.WriteInternals;
@@ -29,6 +32,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -36,7 +40,8 @@ import java.util.concurrent.TimeUnit;
  * A writer's flush of a full buffer of 200,000 rows (4 buckets, random keys in [0, rows / 5)): sort
  * the index, fold duplicate keys, encode one log file per bucket, compress blocks ({@code codec}),
  * CRC-32C, write to {@link Scratch} (tmpfs: the bytes are copied into the page cache, no device
- * I/O; the close's fsync is a no-op there). The buffer is refilled before each invocation, outside
+ * I/O; the close's fsync is a no-op there). Keys are folded by the merge function of {@code
+ * engine}. The buffer is refilled before each invocation, outside
  * the measurement. Score: ns per buffered row.
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -56,6 +61,10 @@ public class FlushBenchmark implements Verifiable {
 
     @Param({"NONE", "LZ4", "ZSTD"})
     public LogCodec codec;
+
+    /** The merge engine that folds duplicate keys (docs/merge-engines.md). */
+    @Param({"deduplicate"})
+    public String engine;
 
     private Path dir;
     private LocalFileIO io;
@@ -85,6 +94,14 @@ public class FlushBenchmark implements Verifiable {
                         dir.toString(),
                         schema.schema(),
                         key,
+                        MergeFunctions.create(
+                                new TableMetadata(
+                                        0,
+                                        schema.schema(),
+                                        TableOptions.of(Map.of("merge-engine", engine)),
+                                        0),
+                                true,
+                                true),
                         LogWriterOptions.of(0, schema.arity(), codec));
     }
 

@@ -7,6 +7,7 @@ import io.weir.TableWrite;
 import io.weir.data.KeyFields;
 import io.weir.io.FileIO;
 import io.weir.log.LogWriterOptions;
+import io.weir.merge.MergeFunction;
 import io.weir.merge.MergeFunctions;
 
 import java.util.List;
@@ -34,16 +35,24 @@ public final class WriteInternals {
                 Schema schema,
                 KeyFields key,
                 LogWriterOptions options) {
-            this.flusher =
-                    new LogFlusher(
-                            io,
-                            location,
-                            schema,
-                            key,
-                            key == null
-                                    ? null
-                                    : MergeFunctions.deduplicate(null, options.arity(), true),
-                            options);
+            this(
+                    io,
+                    location,
+                    schema,
+                    key,
+                    key == null ? null : MergeFunctions.deduplicate(null, options.arity(), true),
+                    options);
+        }
+
+        /** A flusher that folds keys with {@code merge} (for rows that stay valid). */
+        public Flusher(
+                FileIO io,
+                String location,
+                Schema schema,
+                KeyFields key,
+                MergeFunction merge,
+                LogWriterOptions options) {
+            this.flusher = new LogFlusher(io, location, schema, key, merge, options);
         }
 
         /** Sorts the buffer (if not yet sorted) and writes one log file per file group. */

@@ -68,7 +68,7 @@ public final class MergeFunctions {
             create(metadata, false, true);
         } catch (ValidationException e) {
             throw new ValidationException(
-                    "Invalid merge options for table " + location + ": " + e.getMessage(), e);
+                    "Cannot create table " + location + ": " + e.getMessage(), e);
         }
     }
 

@@ -39,7 +39,7 @@ class MergeOptionsErrorsTest {
     private void refused(Schema schema, Map<String, String> options, String message) {
         assertThatThrownBy(() -> create(schema, options))
                 .isInstanceOf(ValidationException.class)
-                .hasMessage("Invalid merge options for table " + dir.resolve("t") + ": " + message);
+                .hasMessage("Cannot create table " + dir.resolve("t") + ": " + message);
     }
 
     @Test
