@@ -102,11 +102,7 @@ class FailoverSoakIT {
             Files.writeString(append.script, appendScript(appendTable));
             List<Job> jobs = List.of(upsert, append);
 
-            cluster.startJobManager();
-            for (int i = 0; i < TASK_MANAGERS; i++) {
-                cluster.startTaskManager();
-            }
-            cluster.awaitTaskManagers(TASK_MANAGERS);
+            cluster.start(TASK_MANAGERS);
             events.add(String.format("%.0fs cluster up", (System.nanoTime() - start) / 1e9));
             submit(cluster, jobs, Map.of());
             awaitRunning(cluster, jobs);

@@ -138,10 +138,22 @@ final class StandaloneFlinkCluster implements AutoCloseable {
         return restPort;
     }
 
-    void startJobManager() throws Exception {
-        if (jmParams == null) {
-            jmParams = resourceParams("GET_JM_RESOURCE_PARAMS");
+    /**
+     * Starts the JobManager and {@code taskManagers} TaskManagers at once (TaskManagers retry
+     * registering until the JobManager is up), and waits for the REST API.
+     */
+    void start(int taskManagers) throws Exception {
+        var jm = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> resourceParamsUnchecked("GET_JM_RESOURCE_PARAMS"));
+        tmParams = resourceParams("GET_TM_RESOURCE_PARAMS");
+        jmParams = jm.join();
+        for (int i = 0; i < taskManagers; i++) {
+            startTaskManager();
         }
+        startJobManager();
+    }
+
+    void startJobManager() throws Exception {
         List<String> cmd = jvm(jmParams.get(0), "jobmanager");
         cmd.add("org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint");
         cmd.add("--configDir");
@@ -359,6 +371,14 @@ final class StandaloneFlinkCluster implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(out))
                 .start();
+    }
+
+    private List<String> resourceParamsUnchecked(String command) {
+        try {
+            return resourceParams(command);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** BashJavaUtils' two result lines: the JVM flags and the dynamic properties. */
