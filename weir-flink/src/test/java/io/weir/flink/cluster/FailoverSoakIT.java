@@ -51,8 +51,8 @@ class FailoverSoakIT {
     private static final boolean LONG = Boolean.getBoolean("weir.soak");
     private static final int KILLS = Integer.getInteger("weir.soak.kills", LONG ? 20 : 2);
     private static final int JM_RESTARTS = Integer.getInteger("weir.soak.jm-restarts", LONG ? 2 : 0);
-    private static final long ROWS = Long.getLong("weir.soak.rows", LONG ? 300_000 : 20_000);
-    private static final int RATE = Integer.getInteger("weir.soak.rate", LONG ? 1500 : 1000);
+    private static final long ROWS = Long.getLong("weir.soak.rows", LONG ? 600_000 : 20_000);
+    private static final int RATE = Integer.getInteger("weir.soak.rate", 1000);
     private static final int TASK_MANAGERS = LONG ? 3 : 2;
     private static final long SEED = Long.getLong("weir.soak.seed", System.nanoTime());
     /** Keys of the upsert table: id % KEYS. */
@@ -89,7 +89,14 @@ class FailoverSoakIT {
         Path appendTable = dir.resolve("tables/events");
         Random random = new Random(SEED);
         long start = System.nanoTime();
-        List<String> events = new ArrayList<>();
+        List<String> events =
+                new ArrayList<>() {
+                    @Override
+                    public boolean add(String event) {
+                        System.out.println("FailoverSoakIT " + event);
+                        return super.add(event);
+                    }
+                };
         int kills = 0;
         int killedProcesses = 0;
         int committerKills = 0;
@@ -116,7 +123,7 @@ class FailoverSoakIT {
             while (kills < KILLS) {
                 // A random time after the jobs run again: sometimes before their next checkpoint,
                 // sometimes after a few.
-                Thread.sleep(1000 + random.nextInt(LONG ? 6000 : 2000));
+                Thread.sleep(1000 + random.nextInt(LONG ? 4000 : 2000));
                 assertJobsRunning(cluster, jobs, kills);
                 List<String> victims = new ArrayList<>();
                 List<String> tms = cluster.taskManagers();
@@ -224,7 +231,7 @@ class FailoverSoakIT {
                         ROWS,
                         eventsRead.size(),
                         seconds);
-        System.out.println("FailoverSoakIT " + summary + "\n  " + String.join("\n  ", events));
+        System.out.println("FailoverSoakIT " + summary);
         reporter.publishEntry("soak", summary);
         assertThat(kills).isEqualTo(KILLS);
         assertThat(restores).isEqualTo(JM_RESTARTS);
