@@ -89,14 +89,8 @@ class FailoverSoakIT {
         Path appendTable = dir.resolve("tables/events");
         Random random = new Random(SEED);
         long start = System.nanoTime();
-        List<String> events =
-                new ArrayList<>() {
-                    @Override
-                    public boolean add(String event) {
-                        System.out.println("FailoverSoakIT " + event);
-                        return super.add(event);
-                    }
-                };
+        // What happened when, printed as it happens (a failed run shows how far it got).
+        Events events = new Events(start);
         int kills = 0;
         int killedProcesses = 0;
         int committerKills = 0;
@@ -110,10 +104,10 @@ class FailoverSoakIT {
             List<Job> jobs = List.of(upsert, append);
 
             cluster.start(TASK_MANAGERS);
-            events.add(String.format("%.0fs cluster up", (System.nanoTime() - start) / 1e9));
+            events.add("cluster up");
             submit(cluster, jobs, Map.of());
             awaitRunning(cluster, jobs);
-            events.add(String.format("%.0fs jobs running", (System.nanoTime() - start) / 1e9));
+            events.add("jobs running");
 
             // Spread the JobManager restarts over the kills.
             Set<Integer> restartAfter = new TreeSet<>();
@@ -146,9 +140,7 @@ class FailoverSoakIT {
                 }
                 kills++;
                 killedProcesses += victims.size();
-                events.add(
-                        String.format(
-                                "%.0fs kill -9 %s", (System.nanoTime() - start) / 1e9, victims));
+                events.add("kill -9 " + victims);
                 for (int i = 0; i < victims.size(); i++) {
                     cluster.startTaskManager();
                 }
@@ -168,8 +160,7 @@ class FailoverSoakIT {
                     restores++;
                     events.add(
                             String.format(
-                                    "%.0fs JobManager %s, restored from %s",
-                                    (System.nanoTime() - start) / 1e9,
+                                    "JobManager %s, jobs restored from %s",
                                     hard ? "kill -9" : "stopped",
                                     checkpoints.values().stream()
                                             .map(p -> p.getFileName().toString())
@@ -235,6 +226,20 @@ class FailoverSoakIT {
         reporter.publishEntry("soak", summary);
         assertThat(kills).isEqualTo(KILLS);
         assertThat(restores).isEqualTo(JM_RESTARTS);
+    }
+
+    /** Prints each event with the seconds since the start. */
+    private static final class Events {
+        private final long start;
+
+        Events(long start) {
+            this.start = start;
+        }
+
+        void add(String event) {
+            System.out.printf(
+                    "FailoverSoakIT %.0fs %s%n", (System.nanoTime() - start) / 1e9, event);
+        }
     }
 
     private static String upsertScript(Path table) {

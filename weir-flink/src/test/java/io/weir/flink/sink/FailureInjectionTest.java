@@ -98,12 +98,15 @@ class FailureInjectionTest {
         add(fired, readPlan);
 
         long total = fired.values().stream().mapToLong(Long::longValue).sum();
+        long rowsChecked = 2 * keyedRows + ROWS;
         reporter.publishEntry(
-                "failures", String.format("seed %d: %d injected failures %s; %s", seed, total,
-                        fired, runs));
+                "failures",
+                String.format(
+                        "seed %d: %d injected failures %s, %d rows checked; %s",
+                        seed, total, fired, rowsChecked, runs));
         System.out.printf(
-                "FailureInjectionTest seed %d: %d injected failures %s%n  %s%n",
-                seed, total, fired, String.join("\n  ", runs));
+                "FailureInjectionTest seed %d: %d injected failures %s, %d rows checked%n  %s%n",
+                seed, total, fired, rowsChecked, String.join("\n  ", runs));
         for (Point p : Point.values()) {
             assertThat(fired.getOrDefault(p, 0L)).as("failures fired at %s", p).isPositive();
         }
