@@ -28,16 +28,19 @@ import static org.assertj.core.api.Assertions.assertThat;
  * a third JVM compacts and expires snapshots in a loop meanwhile, while this one watches the table.
  * Only the file system's create-if-absent orders the commits; a commit that loses the race is
  * retried. Every commit of every process must land exactly once: the commit ids the processes
- * report are exactly 1 to the latest, none twice, and the table's rows are what the commits, in
- * the order of their ids, make of it. (S3MultiProcessCommitTest in weir-aws is the same race on
- * S3's conditional PUT, without the third process.)
+ * report are exactly 1 to the latest, none twice, and the table's rows are what the commits, in the
+ * order of their ids, make of it. (S3MultiProcessCommitTest in weir-aws is the same race on S3's
+ * conditional PUT, without the third process.)
  *
  * <p>With {@code -Dweir.soak=true}: 2,000 commits per writer instead of 50.
  */
 class MultiProcessCommitTest {
     private static final RowType TYPE = RowType.of("k", DataTypes.INT(), "v", DataTypes.BIGINT());
     private static final int COMMITS = Boolean.getBoolean("weir.soak") ? 2000 : 50;
-    /** The row both writers overwrite: its final value is that of the commit with the greatest id. */
+
+    /**
+     * The row both writers overwrite: its final value is that of the commit with the greatest id.
+     */
     private static final int SHARED_KEY = 0;
 
     @TempDir Path dir;
@@ -58,8 +61,7 @@ class MultiProcessCommitTest {
         List<Path> logs = new ArrayList<>();
         for (int p = 1; p <= 2; p++) {
             logs.add(dir.resolve("writer-" + p + ".log"));
-            writers.add(
-                    start(logs.get(p - 1), Writer.class, location, Integer.toString(p)));
+            writers.add(start(logs.get(p - 1), Writer.class, location, Integer.toString(p)));
         }
         Path maintainerLog = dir.resolve("maintainer.log");
         Process maintainer = start(maintainerLog, Maintainer.class, location, stop.toString());
@@ -115,7 +117,9 @@ class MultiProcessCommitTest {
             model.put(-p, (long) COMMITS);
         }
         String lastShared =
-                byId.values().stream().filter(l -> l.startsWith("COMMIT ")).reduce((a, b) -> b)
+                byId.values().stream()
+                        .filter(l -> l.startsWith("COMMIT "))
+                        .reduce((a, b) -> b)
                         .orElseThrow();
         String[] f = lastShared.split(" ");
         model.put(SHARED_KEY, Long.parseLong(f[2]) * 1_000_000 + Long.parseLong(f[3]));
@@ -155,7 +159,9 @@ class MultiProcessCommitTest {
         cmd.add(main.getName());
         cmd.addAll(List.of(args));
         cmd.add(Integer.toString(COMMITS));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
+        return new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
                 .start();
     }
 
@@ -183,8 +189,7 @@ class MultiProcessCommitTest {
                 try (TableWrite write = table.newWrite().create()) {
                     write.write(BinaryRowWriter.toRow(TYPE, p * 1_000_000 + c, (long) c));
                     write.write(BinaryRowWriter.toRow(TYPE, -p, (long) c));
-                    write.write(
-                            BinaryRowWriter.toRow(TYPE, SHARED_KEY, p * 1_000_000L + c));
+                    write.write(BinaryRowWriter.toRow(TYPE, SHARED_KEY, p * 1_000_000L + c));
                     files = write.prepareCommit();
                 }
                 CommitResult result =

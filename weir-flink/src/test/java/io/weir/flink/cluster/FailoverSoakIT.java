@@ -50,11 +50,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 class FailoverSoakIT {
     private static final boolean LONG = Boolean.getBoolean("weir.soak");
     private static final int KILLS = Integer.getInteger("weir.soak.kills", LONG ? 20 : 2);
-    private static final int JM_RESTARTS = Integer.getInteger("weir.soak.jm-restarts", LONG ? 2 : 0);
+    private static final int JM_RESTARTS =
+            Integer.getInteger("weir.soak.jm-restarts", LONG ? 2 : 0);
     private static final long ROWS = Long.getLong("weir.soak.rows", LONG ? 600_000 : 20_000);
     private static final int RATE = Integer.getInteger("weir.soak.rate", 1000);
     private static final int TASK_MANAGERS = LONG ? 3 : 2;
     private static final long SEED = Long.getLong("weir.soak.seed", System.nanoTime());
+
     /** Keys of the upsert table: id % KEYS. */
     private static final int KEYS = 1000;
 
@@ -151,7 +153,9 @@ class FailoverSoakIT {
                     Map<Job, Path> checkpoints = new LinkedHashMap<>();
                     for (Job job : jobs) {
                         Path cp = cluster.latestCheckpoint(job.id);
-                        assertThat(cp).as("retained checkpoint of the %s job", job.name).isNotNull();
+                        assertThat(cp)
+                                .as("retained checkpoint of the %s job", job.name)
+                                .isNotNull();
                         checkpoints.put(job, cp);
                     }
                     cluster.startJobManager();
@@ -194,7 +198,9 @@ class FailoverSoakIT {
         // latest snapshot's files, and the tables read the same.
         for (Path location : List.of(upsertTable, appendTable)) {
             Table table = Tables.load(location.toString());
-            table.expireSnapshots().retainLast(1).expireOlderThan(System.currentTimeMillis())
+            table.expireSnapshots()
+                    .retainLast(1)
+                    .expireOlderThan(System.currentTimeMillis())
                     .commit();
             table.removeOrphanFiles().olderThan(System.currentTimeMillis() + 1).execute();
             table.refresh();
@@ -328,11 +334,17 @@ class FailoverSoakIT {
                 actual.stream()
                         .collect(Collectors.groupingBy(r -> r.get(0), Collectors.counting()));
         List<Object> duplicated =
-                counts.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey)
-                        .limit(20).toList();
+                counts.entrySet().stream()
+                        .filter(e -> e.getValue() > 1)
+                        .map(Map.Entry::getKey)
+                        .limit(20)
+                        .toList();
         List<Object> lost =
-                expected.stream().map(r -> r.get(0)).filter(id -> !counts.containsKey(id))
-                        .limit(20).toList();
+                expected.stream()
+                        .map(r -> r.get(0))
+                        .filter(id -> !counts.containsKey(id))
+                        .limit(20)
+                        .toList();
         Set<List<Object>> expectedSet = new java.util.HashSet<>(expected);
         List<List<Object>> wrong =
                 actual.stream().filter(r -> !expectedSet.contains(r)).limit(20).toList();
@@ -409,7 +421,8 @@ class FailoverSoakIT {
         }
     }
 
-    private static void assertJobsRunning(StandaloneFlinkCluster cluster, List<Job> jobs, int kills) {
+    private static void assertJobsRunning(
+            StandaloneFlinkCluster cluster, List<Job> jobs, int kills) {
         for (Job job : jobs) {
             assertThat(cluster.jobStatus(job.id))
                     .as(

@@ -14,9 +14,9 @@ import java.nio.file.Path;
 /**
  * The client JVM of {@link StandaloneFlinkCluster}, as {@code sql-client.sh -f script.sql} is: a
  * JVM whose classpath is the cluster's (Flink's jars and the connector jar) and this class only,
- * that reads the cluster's config.yaml ({@code FLINK_CONF_DIR}), runs a script's statements
- * against the session cluster and submits its {@code INSERT} asynchronously, printing {@code Job
- * ID: ...}. A script may restore from a checkpoint, as {@code -s} does ({@code
+ * that reads the cluster's config.yaml ({@code FLINK_CONF_DIR}), runs a script's statements against
+ * the session cluster and submits its {@code INSERT} asynchronously, printing {@code Job ID: ...}.
+ * A script may restore from a checkpoint, as {@code -s} does ({@code
  * execution.state-recovery.path}).
  *
  * <p>Arguments: pairs of a script (statements separated by {@code ;} at the end of a line) and the

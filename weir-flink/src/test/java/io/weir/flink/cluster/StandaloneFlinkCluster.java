@@ -65,8 +65,8 @@ final class StandaloneFlinkCluster implements AutoCloseable {
     private List<String> tmParams;
 
     /**
-     * Writes the cluster's conf/ under {@code dir}; {@code settings} are added to (or override)
-     * the defaults: checkpoints every 2 s to {@code dir/checkpoints}, retained on cancellation.
+     * Writes the cluster's conf/ under {@code dir}; {@code settings} are added to (or override) the
+     * defaults: checkpoints every 2 s to {@code dir/checkpoints}, retained on cancellation.
      */
     StandaloneFlinkCluster(Path dir, List<String> classpath, Map<String, String> settings)
             throws IOException {
@@ -143,8 +143,9 @@ final class StandaloneFlinkCluster implements AutoCloseable {
      * registering until the JobManager is up), and waits for the REST API.
      */
     void start(int taskManagers) throws Exception {
-        var jm = java.util.concurrent.CompletableFuture.supplyAsync(
-                () -> resourceParamsUnchecked("GET_JM_RESOURCE_PARAMS"));
+        var jm =
+                java.util.concurrent.CompletableFuture.supplyAsync(
+                        () -> resourceParamsUnchecked("GET_JM_RESOURCE_PARAMS"));
         tmParams = resourceParams("GET_TM_RESOURCE_PARAMS");
         jmParams = jm.join();
         for (int i = 0; i < taskManagers; i++) {
@@ -241,8 +242,8 @@ final class StandaloneFlinkCluster implements AutoCloseable {
 
     /**
      * Whether every task of the job is RUNNING (or FINISHED) on a live TaskManager: right after a
-     * {@code kill -9} the JobManager may not have noticed yet, and still shows tasks running on
-     * the dead one.
+     * {@code kill -9} the JobManager may not have noticed yet, and still shows tasks running on the
+     * dead one.
      */
     boolean allTasksRunning(String jobId) {
         JsonNode job = get("/jobs/" + jobId);
@@ -269,8 +270,13 @@ final class StandaloneFlinkCluster implements AutoCloseable {
         }
         for (JsonNode v : job.path("vertices")) {
             if (v.path("name").asText().contains(vertexNamePart)) {
-                JsonNode tms = get("/jobs/" + jobId + "/vertices/" + v.path("id").asText()
-                        + "/taskmanagers");
+                JsonNode tms =
+                        get(
+                                "/jobs/"
+                                        + jobId
+                                        + "/vertices/"
+                                        + v.path("id").asText()
+                                        + "/taskmanagers");
                 if (tms != null) {
                     for (JsonNode tm : tms.path("taskmanagers")) {
                         ids.add(tm.path("taskmanager-id").asText());
@@ -427,5 +433,4 @@ final class StandaloneFlinkCluster implements AutoCloseable {
             return s.getLocalPort();
         }
     }
-
 }

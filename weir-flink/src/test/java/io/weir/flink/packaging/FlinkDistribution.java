@@ -128,9 +128,9 @@ public final class FlinkDistribution {
     }
 
     /**
-     * Copies the class files of a self-contained test class (and its nested classes) alone, not
-     * the rest of weir-flink's unshaded test classes, into {@code target}: a classpath entry for a
-     * JVM that must get Weir from the connector jar only.
+     * Copies the class files of a self-contained test class (and its nested classes) alone, not the
+     * rest of weir-flink's unshaded test classes, into {@code target}: a classpath entry for a JVM
+     * that must get Weir from the connector jar only.
      */
     public static void copyClasses(Class<?> cls, Path target) throws IOException {
         String pkg = cls.getPackageName().replace('.', '/');

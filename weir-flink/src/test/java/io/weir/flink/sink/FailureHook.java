@@ -37,7 +37,9 @@ final class FailureHook implements WeirSinkHook {
         FLUSH,
         /** Writing a commit file, before it is written: the commit is lost. */
         COMMIT_LOST,
-        /** Writing a commit file, after it was written: the commit landed, the writer sees an error. */
+        /**
+         * Writing a commit file, after it was written: the commit landed, the writer sees an error.
+         */
         COMMIT_AMBIGUOUS,
         /** In-job compaction creating a base file: the round fails. */
         COMPACTION,

@@ -35,15 +35,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * reports an error, after a commit), in in-job compaction (writing a base file, its commit) and in
  * a source reader opening a data file. The sink points are {@link FailureHook}'s callbacks; the
  * storage points are I/O errors of {@link InjectingFileIO}, the FileIO the job is given, so none
- * costs production code anything. Three jobs: keyed changes (inserts, updates, deletes) into a keyed
- * table, appends into an append table, and a bounded source read of the keyed table into a third
- * table. After all restarts each table equals its independent model exactly.
+ * costs production code anything. Three jobs: keyed changes (inserts, updates, deletes) into a
+ * keyed table, appends into an append table, and a bounded source read of the keyed table into a
+ * third table. After all restarts each table equals its independent model exactly.
  *
- * <p>By default a short run (a few failures per point); with {@code -Dweir.soak=true} the long
- * run, at least 100 injected failures (docs/testing.md).
+ * <p>By default a short run (a few failures per point); with {@code -Dweir.soak=true} the long run,
+ * at least 100 injected failures (docs/testing.md).
  */
 class FailureInjectionTest {
     private static final boolean LONG = Boolean.getBoolean("weir.soak");
+
     /** Failures per point (the quota); the sink's points count for each of the two sink jobs. */
     private static final int PER_POINT = LONG ? 6 : 1;
 
@@ -175,10 +176,7 @@ class FailureInjectionTest {
     private String copy(Table from, Table to, FailureHook.Plan plan) throws Exception {
         String id = "inject-" + to.location();
         WeirSink sink =
-                WeirSink.builder()
-                        .location(to.location())
-                        .hook(new FailureHook(id, plan))
-                        .build();
+                WeirSink.builder().location(to.location()).hook(new FailureHook(id, plan)).build();
         WeirSource source =
                 WeirSource.builder()
                         .location(from.location())

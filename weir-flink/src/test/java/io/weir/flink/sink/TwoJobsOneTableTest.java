@@ -15,10 +15,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.RowKind;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,19 +34,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Two Flink jobs write one keyed table at the same time (docs/flink-sink.md, "Several jobs on one
  * table"): each appends log files to the same file groups and commits under its own writer id;
- * commits race only through the table's create-if-absent and are retried, and both jobs compact
- * in the job (their rounds may conflict; the loser retries later) and expire snapshots in the
- * job down to one. Each job fails a few times right after a commit landed (and once while writing
- * a commit file that does land), so it re-commits while the other job's commits and expiries move
- * the table on. Into a keyed table each job writes keys of its own and keys both write; with
- * {@code sequence.field} the greatest value of a shared key wins whichever job committed last.
- * Into an append-only table each row must be there exactly once. The table must equal the model
- * exactly, and no checkpoint of either job may be committed twice.
+ * commits race only through the table's create-if-absent and are retried, and both jobs compact in
+ * the job (their rounds may conflict; the loser retries later) and expire snapshots in the job down
+ * to one. Each job fails a few times right after a commit landed (and once while writing a commit
+ * file that does land), so it re-commits while the other job's commits and expiries move the table
+ * on. Into a keyed table each job writes keys of its own and keys both write; with {@code
+ * sequence.field} the greatest value of a shared key wins whichever job committed last. Into an
+ * append-only table each row must be there exactly once. The table must equal the model exactly,
+ * and no checkpoint of either job may be committed twice.
  */
 class TwoJobsOneTableTest {
     private static final int OWN_KEYS = 300;
     private static final int SHARED_KEYS = 100;
-    private static final long ROWS = 40_000;
+    private static final long ROWS = 20_000;
 
     @RegisterExtension
     static final MiniClusterExtension CLUSTER =
