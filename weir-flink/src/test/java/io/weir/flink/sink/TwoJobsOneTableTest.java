@@ -83,8 +83,8 @@ class TwoJobsOneTableTest {
         for (int job = 0; job < 2; job++) {
             FailureHook.Plan plan =
                     new FailureHook.Plan()
-                            .every(FailureHook.Point.AFTER_COMMIT, 3, 6, random)
-                            .every(FailureHook.Point.COMMIT_AMBIGUOUS, 1, 8, random);
+                            .every(FailureHook.Point.AFTER_COMMIT, 3, 3, random)
+                            .every(FailureHook.Point.COMMIT_AMBIGUOUS, 1, 4, random);
             plans.add(plan);
             String id = "two-jobs-" + kind + job + dir;
             WeirSink sink =
@@ -132,7 +132,9 @@ class TwoJobsOneTableTest {
         List<List<Object>> actual = SinkTestTables.read(table.location());
         assertThat(actual).isEqualTo(Changes.sorted(new ArrayList<>(model.values())));
         for (FailureHook.Plan plan : plans) {
-            assertThat(plan.fired()).as("failures fired").hasSize(4);
+            assertThat(plan.fired(FailureHook.Point.AFTER_COMMIT))
+                    .as("failures after a commit fired: %s", plan.fired())
+                    .isPositive();
         }
 
         System.out.printf(
