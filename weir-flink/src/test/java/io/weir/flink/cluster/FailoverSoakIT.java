@@ -84,8 +84,8 @@ class FailoverSoakIT {
         clientClasses = dir.resolve("client");
         FlinkDistribution.copyClasses(SqlJobSubmitter.class, clientClasses);
         List<String> classpath = new ArrayList<>(FlinkDistribution.jars(connectorJar));
-        // Weir in lib/: before Flink's own jars sort flink-dist last, here the connector jar first
-        // is what matters (its lz4-java and snappy-java are newer than Flink's).
+        // Weir in lib/, first: its unrelocated lz4-java and snappy-java are newer than Flink's (a
+        // distribution sorts flink-dist, which bundles the old ones, last for the same reason).
         classpath.add(0, connectorJar.toString());
         Path upsertTable = dir.resolve("tables/totals");
         Path appendTable = dir.resolve("tables/events");
@@ -125,7 +125,7 @@ class FailoverSoakIT {
                 List<String> tms = cluster.taskManagers();
                 int choice = kills == 0 ? 0 : random.nextInt(4);
                 if (choice == 0) {
-                    // The TaskManager running a committer (and the compaction, parallelism 1).
+                    // A TaskManager running a subtask of a job's committer.
                     Job job = jobs.get(random.nextInt(jobs.size()));
                     List<String> committers = cluster.taskManagersOf(job.id, "Committer");
                     assertThat(committers).as("committer of the %s job", job.name).isNotEmpty();
