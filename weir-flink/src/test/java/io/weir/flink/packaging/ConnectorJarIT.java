@@ -12,7 +12,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -22,7 +21,6 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,13 +36,6 @@ class ConnectorJarIT {
     /** Packages kept under their own names: JNI binds native methods to these class names. */
     private static final List<String> UNRELOCATED =
             List.of("com/github/luben/zstd/", "org/xerial/snappy/", "net/jpountz/");
-
-    /**
-     * Libraries that flink-dist contains itself, unrelocated: they stay on the probe's classpath
-     * even though the connector jar bundles (relocated) copies of them, as in a distribution.
-     */
-    private static final List<String> FLINK_DIST_SHIPS =
-            List.of("/org/apache/commons/commons-lang3/", "/commons-collections/", "/commons-io/");
 
     private static Path connectorJar;
     private static List<String> entries;
@@ -127,11 +118,11 @@ class ConnectorJarIT {
     void worksDroppedIntoFlink(@TempDir Path dir) throws Exception {
         S3Server s3 = S3Server.get();
         Path probeClasses = dir.resolve("probe");
-        copyProbe(probeClasses);
+        FlinkDistribution.copyClasses(DropInProbe.class, probeClasses);
         List<String> classpath = new ArrayList<>();
         classpath.add(connectorJar.toString());
         classpath.add(probeClasses.toString());
-        classpath.addAll(flinkJars());
+        classpath.addAll(FlinkDistribution.jars(connectorJar));
 
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -183,91 +174,6 @@ class ConnectorJarIT {
         }
     }
 
-    /**
-     * Flink's jars: the test classpath without this project's classes, without test tools, and
-     * without the runtime dependencies of weir-flink that the connector jar bundles (relocated or
-     * not; Maven lists them in {@code target/runtime.classpath}). What Flink itself brings stays,
-     * as in a Flink distribution (lz4-java, for example, which Flink's batch shuffle uses).
-     */
-    private static List<String> flinkJars() throws IOException {
-        String testClasspath =
-                System.getProperty(
-                        "surefire.test.class.path", System.getProperty("java.class.path"));
-        Path project =
-                Path.of(System.getProperty("weir.classes.dir")).getParent().getParent().getParent();
-        Set<String> weirRuntime =
-                new TreeSet<>(
-                        List.of(
-                                Files.readString(
-                                                Path.of(
-                                                        System.getProperty(
-                                                                "weir.runtime.classpath")))
-                                        .strip()
-                                        .split(File.pathSeparator)));
-        Set<String> bundled = new TreeSet<>(entries);
-        List<String> jars = new ArrayList<>();
-        for (String element : testClasspath.split(File.pathSeparator)) {
-            Path path = Path.of(element).toAbsolutePath();
-            if (!element.endsWith(".jar")
-                    || path.startsWith(project)
-                    || element.contains("/io/weir/")
-                    || Stream.of(
-                                    "/org/junit/",
-                                    "/org/assertj/",
-                                    "/org/opentest4j/",
-                                    "/org/apiguardian/",
-                                    // Flink logs through log4j (log4j-slf4j-impl), as in its
-                                    // distribution.
-                                    "/org/slf4j/slf4j-simple/")
-                            .anyMatch(element::contains)
-                    || (weirRuntime.contains(element)
-                            && isBundled(path, bundled)
-                            && FLINK_DIST_SHIPS.stream().noneMatch(element::contains))) {
-                continue;
-            }
-            jars.add(element);
-        }
-        assertThat(weirRuntime)
-                .as("weir-flink's runtime dependencies")
-                .anyMatch(j -> j.contains("/org/apache/parquet/"));
-        assertThat(jars)
-                .as("the child classpath has Flink")
-                .anyMatch(j -> j.contains("flink-table-planner-loader"))
-                .as("and none of the libraries that the connector jar bundles")
-                .noneMatch(
-                        j ->
-                                Stream.of(
-                                                "/com/fasterxml/jackson/",
-                                                "/org/apache/parquet/",
-                                                "/org/apache/hadoop/",
-                                                "/at/yawk/lz4/",
-                                                "/com/github/luben/",
-                                                "/org/xerial/snappy/",
-                                                "/com/fasterxml/woodstox/")
-                                        .anyMatch(j::contains));
-        return jars;
-    }
-
-    /** Whether the connector jar holds this jar's classes (any one is enough to tell). */
-    private static boolean isBundled(Path jarPath, Set<String> connectorEntries)
-            throws IOException {
-        try (JarFile jar = new JarFile(jarPath.toFile())) {
-            return jar.stream()
-                    .map(JarEntry::getName)
-                    .filter(
-                            n ->
-                                    n.endsWith(".class")
-                                            && !n.startsWith("META-INF/")
-                                            && !n.equals("module-info.class"))
-                    .limit(20)
-                    .anyMatch(
-                            n ->
-                                    connectorEntries.contains(n)
-                                            || connectorEntries.contains("io/weir/shaded/" + n)
-                                            || connectorEntries.contains("io/weir/" + n));
-        }
-    }
-
     /** The class names that weir-flink registers as Flink table factories (may be none yet). */
     private static Set<String> weirFactories() throws IOException {
         Path own = Path.of(System.getProperty("weir.classes.dir")).resolve(FACTORY_SERVICE);
@@ -286,21 +192,6 @@ class ConnectorJarIT {
                     .map(l -> l.replaceAll("#.*", "").strip())
                     .filter(l -> !l.isEmpty())
                     .toList();
-        }
-    }
-
-    /** DropInProbe's class files alone (not the rest of weir-flink's unshaded test classes). */
-    private static void copyProbe(Path target) throws IOException {
-        String pkg = DropInProbe.class.getPackageName().replace('.', '/');
-        Path from = Path.of(System.getProperty("weir.test.classes.dir")).resolve(pkg);
-        Path to = Files.createDirectories(target.resolve(pkg));
-        try (Stream<Path> files = Files.list(from)) {
-            for (Path f : (Iterable<Path>) files::iterator) {
-                String name = f.getFileName().toString();
-                if (name.startsWith("DropInProbe")) {
-                    Files.copy(f, to.resolve(name), StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
         }
     }
 }

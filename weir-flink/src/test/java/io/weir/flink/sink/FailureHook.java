@@ -32,7 +32,21 @@ final class FailureHook implements WeirSinkHook {
         /** In the committer, before a commit. */
         BEFORE_COMMIT,
         /** In the committer, after a commit landed, before Flink knows. */
-        AFTER_COMMIT
+        AFTER_COMMIT,
+        /** A writer creating a log file (a flush): an I/O error ({@link InjectingFileIO}). */
+        FLUSH,
+        /** Writing a commit file, before it is written: the commit is lost. */
+        COMMIT_LOST,
+        /**
+         * Writing a commit file, after it was written: the commit landed, the writer sees an error.
+         */
+        COMMIT_AMBIGUOUS,
+        /** In-job compaction creating a base file: the round fails. */
+        COMPACTION,
+        /** In-job compaction's commit, after the commit file was written: the round fails. */
+        COMPACTION_COMMIT,
+        /** A source reader opening a data file to read. */
+        SOURCE_READ
     }
 
     /** Thrown by an injected failure. */
@@ -64,6 +78,19 @@ final class FailureHook implements WeirSinkHook {
             return this;
         }
 
+        /**
+         * Fail at {@code count} events of {@code point}, every {@code gap}-th from a random first
+         * one in [1, gap]: events are counted over all attempts, so replays after a restore count
+         * too and each failure fires once.
+         */
+        Plan every(Point point, int count, long gap, Random random) {
+            long first = 1 + (long) (random.nextDouble() * gap);
+            for (int i = 0; i < count; i++) {
+                at.get(point).add(first + i * gap);
+            }
+            return this;
+        }
+
         void hit(Point point, String what) {
             long n = counts.get(point).incrementAndGet();
             if (at.get(point).remove(n)) {
@@ -84,6 +111,11 @@ final class FailureHook implements WeirSinkHook {
             return List.copyOf(fired);
         }
 
+        /** The failures that fired at one point. */
+        long fired(Point point) {
+            return fired.stream().filter(f -> f.startsWith(point + " #")).count();
+        }
+
         long count(Point point) {
             return counts.get(point).get();
         }
@@ -101,6 +133,11 @@ final class FailureHook implements WeirSinkHook {
     }
 
     private Plan plan() {
+        return PLANS.get(id);
+    }
+
+    /** The plan of a hook created with this id (for {@link InjectingFileIO}, in the same JVM). */
+    static Plan plan(String id) {
         return PLANS.get(id);
     }
 
