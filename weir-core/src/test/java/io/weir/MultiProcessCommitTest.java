@@ -1,6 +1,5 @@
 package io.weir;
 
-import io.weir.commit.CommitResult;
 import io.weir.data.BinaryRowWriter;
 import io.weir.testing.Rows;
 import io.weir.types.DataTypes;

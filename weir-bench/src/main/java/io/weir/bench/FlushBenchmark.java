@@ -8,8 +8,8 @@ import io.weir.io.LocalFileIO;
 import io.weir.log.LogWriterOptions;
 import io.weir.memory.MemoryPool;
 import io.weir.merge.MergeFunctions;
-import io.weir.options.TableOptions;
 import io.weir.options.LogCodec;
+import io.weir.options.TableOptions;
 import io.weir.write.SortBuffer;
 import io.weir.write.WriteInternals;
 
@@ -41,8 +41,8 @@ import java.util.concurrent.TimeUnit;
  * the index, fold duplicate keys, encode one log file per bucket, compress blocks ({@code codec}),
  * CRC-32C, write to {@link Scratch} (tmpfs: the bytes are copied into the page cache, no device
  * I/O; the close's fsync is a no-op there). Keys are folded by the merge function of {@code
- * engine}. The buffer is refilled before each invocation, outside
- * the measurement. Score: ns per buffered row.
+ * engine}. The buffer is refilled before each invocation, outside the measurement. Score: ns per
+ * buffered row.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
