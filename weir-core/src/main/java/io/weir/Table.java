@@ -18,6 +18,11 @@ public interface Table {
     /** The current schema and options. */
     TableMetadata metadata();
 
+    /**
+     * One version of the schema and options, as a snapshot names it ({@link Snapshot#schemaId}).
+     */
+    TableMetadata metadata(int schemaId);
+
     default Schema schema() {
         return metadata().schema();
     }
@@ -91,6 +96,9 @@ public interface Table {
 
     /** Folds log files into sorted base files. */
     Compaction newCompaction();
+
+    /** Rewrites the table into another number of buckets, in one commit (docs/rescale.md). */
+    Rescale newRescale();
 
     /**
      * The earliest retained commit: snapshots before it have expired ({@link

@@ -1,6 +1,7 @@
 package io.weir.commit;
 
 import io.weir.Commit;
+import io.weir.Schema;
 import io.weir.TableMetadata;
 import io.weir.exceptions.CommitConflictException;
 import io.weir.exceptions.CommitStateUnknownException;
@@ -9,6 +10,7 @@ import io.weir.exceptions.SnapshotExpiredException;
 import io.weir.exceptions.ValidationException;
 import io.weir.io.FileIO;
 import io.weir.io.FileStatus;
+import io.weir.options.TableOptions;
 
 import java.time.Clock;
 import java.util.List;
@@ -66,6 +68,15 @@ public interface CommitLog {
 
     /** One schema version. */
     TableMetadata metadata(int schemaId);
+
+    /**
+     * Writes a new schema version: {@code schemaId} + 1 of the newest one written, with the given
+     * schema and options. Nothing is committed: a commit that names it puts it in force.
+     *
+     * @throws io.weir.exceptions.CommitConflictException if another process wrote that version
+     *     first
+     */
+    TableMetadata addSchema(Schema schema, TableOptions options);
 
     /**
      * The table as of a commit (time travel); 0 is the table before its first commit.

@@ -5,6 +5,7 @@ import io.weir.CommitKind;
 import io.weir.DataFile;
 import io.weir.FileGroupId;
 import io.weir.FileKind;
+import io.weir.TableMetadata;
 import io.weir.exceptions.CommitConflictException;
 import io.weir.exceptions.CommitStateUnknownException;
 import io.weir.exceptions.CorruptFileException;
@@ -122,6 +123,33 @@ final class CommitProducer {
     }
 
     /**
+     * Files of a keyed table must have been written for the bucket count in force: after a rescale,
+     * a writer that started before it would otherwise publish keys in the wrong buckets. One schema
+     * lookup per distinct schema of the added files.
+     */
+    private void checkBucketLayout(List<DataFile> added, int schemaId) {
+        TableMetadata target = log.metadata(schemaId);
+        if (!target.schema().hasPrimaryKey()) {
+            return;
+        }
+        int buckets = target.options().bucket();
+        Map<Integer, Integer> checked = new HashMap<>();
+        for (DataFile f : added) {
+            int written =
+                    checked.computeIfAbsent(
+                            f.schemaId(), id -> log.metadata(id).options().bucket());
+            if (written != buckets) {
+                throw new ValidationException(
+                        String.format(
+                                "Cannot commit %s to table %s: file %s was written for %d buckets,"
+                                        + " but the table has %d buckets now (it was rescaled);"
+                                        + " restart the writer so that it writes the new layout",
+                                request, log.location(), f.path(), written, buckets));
+            }
+        }
+    }
+
+    /**
      * A commit must never publish a file that is not there: orphan removal with too short an age
      * could have deleted a file written for a checkpoint still in flight, and committing it would
      * make every later read fail. One existence check (a stat, or a HEAD on S3) per new file.
@@ -157,6 +185,13 @@ final class CommitProducer {
 
     /** The commit the request makes on top of {@code base}. */
     Commit resolve(TableState base) {
+        if (request.requiredLatest() >= 0 && base.commitId() != request.requiredLatest()) {
+            throw new CommitConflictException(
+                    String.format(
+                            "Cannot commit %s to table %s: it was prepared on commit %d, and commit"
+                                    + " %d has landed since; run it again",
+                            request, log.location(), request.requiredLatest(), base.commitId()));
+        }
         Set<String> removed = new LinkedHashSet<>();
         for (String path : request.removed()) {
             if (!base.isLive(path)) {
@@ -213,6 +248,7 @@ final class CommitProducer {
         if (schemaId != base.schemaId()) {
             log.metadata(schemaId); // fails if the schema version does not exist
         }
+        checkBucketLayout(added, schemaId);
         // Commit timestamps never decrease, so that time travel can binary-search them.
         long timestamp = Math.max(clock.millis(), base.timestampMillis());
         return new Commit(

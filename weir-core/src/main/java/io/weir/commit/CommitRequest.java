@@ -31,6 +31,7 @@ public final class CommitRequest {
     private final Map<String, String> properties;
     private final int schemaId;
     private final boolean verifyAddedFiles;
+    private final long requiredLatest;
 
     private CommitRequest(Builder b) {
         this.kind = b.kind;
@@ -43,6 +44,7 @@ public final class CommitRequest {
         this.properties = Map.copyOf(b.properties);
         this.schemaId = b.schemaId;
         this.verifyAddedFiles = b.verifyAddedFiles;
+        this.requiredLatest = b.requiredLatest;
     }
 
     public static Builder builder(CommitKind kind) {
@@ -110,6 +112,11 @@ public final class CommitRequest {
         return schemaId;
     }
 
+    /** The commit that must be the latest when this one lands, or -1 for any. */
+    public long requiredLatest() {
+        return requiredLatest;
+    }
+
     @Override
     public String toString() {
         return kind
@@ -138,6 +145,7 @@ public final class CommitRequest {
         private final Map<String, String> properties = new LinkedHashMap<>();
         private int schemaId = -1;
         private boolean verifyAddedFiles;
+        private long requiredLatest = -1;
 
         private Builder(CommitKind kind) {
             this.kind = Objects.requireNonNull(kind, "kind");
@@ -211,6 +219,15 @@ public final class CommitRequest {
 
         public Builder schemaId(int schemaId) {
             this.schemaId = schemaId;
+            return this;
+        }
+
+        /**
+         * Lands only on {@code commitId}: if another commit landed since, this one fails with a
+         * conflict instead of being applied on top (for a rewrite of the whole table).
+         */
+        public Builder requireLatest(long commitId) {
+            this.requiredLatest = commitId;
             return this;
         }
 

@@ -1,7 +1,9 @@
 package io.weir.commit;
 
 import io.weir.Commit;
+import io.weir.Schema;
 import io.weir.TableMetadata;
+import io.weir.exceptions.CommitConflictException;
 import io.weir.exceptions.CorruptFileException;
 import io.weir.exceptions.NoSuchTableException;
 import io.weir.exceptions.SnapshotExpiredException;
@@ -9,6 +11,7 @@ import io.weir.exceptions.TableAlreadyExistsException;
 import io.weir.exceptions.ValidationException;
 import io.weir.io.FileIO;
 import io.weir.io.FileStatus;
+import io.weir.options.TableOptions;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -337,6 +340,36 @@ public final class FileCommitLog implements CommitLog {
             schemas.put(schemaId, m);
         }
         return m;
+    }
+
+    @Override
+    public TableMetadata addSchema(Schema schema, TableOptions options) {
+        int next = files.listedSchemaIds().stream().mapToInt(Integer::intValue).max().orElse(0) + 1;
+        TableMetadata metadata = new TableMetadata(next, schema, options, clock.millis());
+        String path = files.paths().schema(next);
+        boolean created;
+        try {
+            created =
+                    files.io()
+                            .writeIfAbsent(
+                                    path,
+                                    TableMetadataParser.toJson(metadata)
+                                            .getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write " + path + " of table " + location(), e);
+        }
+        if (!created) {
+            throw new CommitConflictException(
+                    "Cannot add schema "
+                            + next
+                            + " to table "
+                            + location()
+                            + ": another process wrote "
+                            + path
+                            + " first");
+        }
+        schemas.put(next, metadata);
+        return metadata;
     }
 
     @Override

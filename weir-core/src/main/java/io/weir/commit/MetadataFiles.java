@@ -130,6 +130,18 @@ final class MetadataFiles {
     }
 
     /** The ids of the commit or checkpoint files in a directory, ascending. */
+    /** The ids of the schema files there are. */
+    List<Integer> listedSchemaIds() {
+        List<Integer> ids = new ArrayList<>();
+        for (FileStatus s : list(paths.schemasDir())) {
+            String name = s.path().substring(s.path().lastIndexOf('/') + 1);
+            if (name.matches("[0-9]{1,9}\\.json")) {
+                ids.add(Integer.parseInt(name.substring(0, name.length() - 5)));
+            }
+        }
+        return ids;
+    }
+
     List<Long> listedIds(String directory) {
         List<Long> ids = new ArrayList<>();
         for (FileStatus s : list(directory)) {

@@ -21,7 +21,11 @@ final class MetadataPaths {
     }
 
     String schema(int schemaId) {
-        return location + "/" + METADATA_DIR + "/schemas/" + schemaId + SUFFIX;
+        return schemasDir() + "/" + schemaId + SUFFIX;
+    }
+
+    String schemasDir() {
+        return location + "/" + METADATA_DIR + "/schemas";
     }
 
     String commitsDir() {

@@ -139,10 +139,12 @@ public final class FileGroupReader {
     }
 
     private static void checkSchema(DataFile f, TableMetadata metadata, String location) {
+        // Schema versions so far differ in options only (a rescale's bucket count): a file of an
+        // older version has the columns of the newer. A newer file needs the newer schema.
         ValidationException.check(
-                f.schemaId() == metadata.schemaId(),
-                "Cannot read file %s of table %s: it was written with schema %s, the table has"
-                        + " schema %s, and schema evolution is not supported yet",
+                f.schemaId() <= metadata.schemaId(),
+                "Cannot read file %s of table %s: it was written with schema %s, newer than the"
+                        + " schema %s it is read with; refresh the table",
                 f.path(),
                 location,
                 f.schemaId(),

@@ -6,6 +6,7 @@ import io.weir.CommitKind;
 import io.weir.DataFile;
 import io.weir.FileGroupId;
 import io.weir.IncrementalScan;
+import io.weir.Rescale;
 import io.weir.Schema;
 import io.weir.Snapshot;
 import io.weir.Table;
@@ -95,6 +96,25 @@ public final class IncrementalScanImpl implements IncrementalScan {
                 table.location());
         Snapshot start = table.snapshot(from);
         Snapshot end = table.snapshot(to);
+        // Changes are computed file group by file group: both ends need one bucket layout. A
+        // rescale commit alone changes no row.
+        int bucketsBefore = table.metadata(start.schemaId()).options().bucket();
+        int bucketsAfter = table.metadata(end.schemaId()).options().bucket();
+        if (bucketsBefore != bucketsAfter
+                && to == from + 1
+                && table.commit(to).properties().containsKey(Rescale.COMMIT_PROPERTY)) {
+            return List.of();
+        }
+        ValidationException.check(
+                !table.schema().hasPrimaryKey() || bucketsBefore == bucketsAfter,
+                "Cannot read the changes of table %s between commits %s and %s: it was rescaled"
+                        + " from %s to %s buckets in between; read the changes before and after"
+                        + " the rescale commit apart",
+                table.location(),
+                from,
+                to,
+                bucketsBefore,
+                bucketsAfter);
         BoundExpression bound = filter.bind(table.schema().rowType());
         List<ChangeTask> tasks =
                 table.schema().hasPrimaryKey() ? planKeyed(start, end) : planAppendOnly(start, end);

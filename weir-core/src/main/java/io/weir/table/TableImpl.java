@@ -9,6 +9,7 @@ import io.weir.ExpireSnapshots;
 import io.weir.IncrementalScan;
 import io.weir.OverwriteFiles;
 import io.weir.RemoveOrphanFiles;
+import io.weir.Rescale;
 import io.weir.Snapshot;
 import io.weir.SnapshotLeases;
 import io.weir.Table;
@@ -26,6 +27,7 @@ import io.weir.service.CompactionImpl;
 import io.weir.service.FileSnapshotLeases;
 import io.weir.service.OrphanFileRemoval;
 import io.weir.service.PartitionExpiry;
+import io.weir.service.RescaleImpl;
 import io.weir.service.SnapshotExpiry;
 import io.weir.write.AppendBuckets;
 import io.weir.write.BulkWriteImpl;
@@ -55,6 +57,11 @@ public final class TableImpl implements Table {
     @Override
     public TableMetadata metadata() {
         return log.metadata();
+    }
+
+    @Override
+    public TableMetadata metadata(int schemaId) {
+        return log.metadata(schemaId);
     }
 
     @Override
@@ -208,6 +215,11 @@ public final class TableImpl implements Table {
     @Override
     public Compaction newCompaction() {
         return new CompactionImpl(this, log);
+    }
+
+    @Override
+    public Rescale newRescale() {
+        return new RescaleImpl(this, log);
     }
 
     @Override

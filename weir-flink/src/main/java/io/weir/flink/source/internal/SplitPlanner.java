@@ -6,11 +6,13 @@ import io.weir.CommitKind;
 import io.weir.DataFile;
 import io.weir.FileGroupId;
 import io.weir.IncrementalScan;
+import io.weir.Rescale;
 import io.weir.Table;
 import io.weir.exceptions.ValidationException;
 import io.weir.flink.source.StartMode;
 import io.weir.flink.source.WeirSplit;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -152,6 +154,13 @@ public final class SplitPlanner {
         // may be damaged) lie before it.
         for (long id = to; id > from; id--) {
             Commit commit = table.commit(id);
+            if (commit.properties().containsKey(Rescale.COMMIT_PROPERTY)) {
+                // A rescale changes no row, but the file groups: the changes before it and after
+                // it are read apart.
+                List<WeirSplit> splits = new ArrayList<>(changes(from, id - 1));
+                splits.addAll(changes(id, to));
+                return splits;
+            }
             if (commit.kind() == CommitKind.APPEND && commit.removed().isEmpty()) {
                 commit.added().stream().map(DataFile::fileGroup).forEach(appended::add);
             } else if (commit.kind() != CommitKind.COMPACT) {
