@@ -19,7 +19,8 @@ import picocli.CommandLine.Command;
             SqlCommand.class,
             CompactCommand.class,
             CleanCommand.class,
-            DoctorCommand.class
+            DoctorCommand.class,
+            RescaleCommand.class
         })
 public final class WeirCommand {
     public static void main(String[] args) {

@@ -24,7 +24,8 @@ public final class WeirProcedures {
                 ExpireSnapshotsProcedure.NAME,
                 ExpirePartitionsProcedure.NAME,
                 RemoveOrphanFilesProcedure.NAME,
-                RollbackToProcedure.NAME);
+                RollbackToProcedure.NAME,
+                RescaleProcedure.NAME);
     }
 
     /** The procedure of that name, working on the tables {@code tables} finds. */
@@ -36,6 +37,7 @@ public final class WeirProcedures {
                     case ExpirePartitionsProcedure.NAME -> new ExpirePartitionsProcedure(tables);
                     case RemoveOrphanFilesProcedure.NAME -> new RemoveOrphanFilesProcedure(tables);
                     case RollbackToProcedure.NAME -> new RollbackToProcedure(tables);
+                    case RescaleProcedure.NAME -> new RescaleProcedure(tables);
                     default -> null;
                 });
     }

@@ -50,7 +50,8 @@ class WeirProceduresTest {
                         "expire_snapshots",
                         "expire_partitions",
                         "remove_orphan_files",
-                        "rollback_to");
+                        "rollback_to",
+                        "rescale");
 
         long groupsOfA = groups("dt=a");
         long groupsOfB = groups("dt=b");
@@ -134,6 +135,25 @@ class WeirProceduresTest {
         assertThat(query("CALL c.sys.rollback_to(`table` => 'db.t', snapshot_id => 2)"))
                 .containsExactly(Row.of(2L, 4L));
         assertThat(tableRows()).isEqualTo(atTwo);
+    }
+
+    @Test
+    void rescaleRewritesTheTableIntoTheNewBucketCount() {
+        writeRounds(3);
+        Map<Long, String> before = tableRows();
+        long buckets =
+                (Long)
+                        query("SELECT COUNT(DISTINCT bucket) FROM c.db.`t$files`")
+                                .get(0)
+                                .getField(0);
+        assertThat(buckets).isGreaterThan(1);
+        assertThat(query("CALL c.sys.rescale('db.t', 1)"))
+                .singleElement()
+                .satisfies(r -> assertThat(r.getField(1)).isEqualTo(1));
+        assertThat(tableRows()).isEqualTo(before);
+        assertThat(query("SELECT DISTINCT bucket FROM c.db.`t$files`")).containsExactly(Row.of(0));
+        writeRounds(1);
+        assertThat(query("SELECT DISTINCT bucket FROM c.db.`t$files`")).containsExactly(Row.of(0));
     }
 
     @Test
