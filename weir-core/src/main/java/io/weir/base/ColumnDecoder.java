@@ -55,6 +55,7 @@ abstract class ColumnDecoder {
     private PageReader pages;
     private PageArrays arrays;
     private boolean hasDictionary;
+    private int dictionarySize;
     private int valuesLeftInPage;
     private int[] levels = new int[0];
     private int levelIndex;
@@ -85,6 +86,7 @@ abstract class ColumnDecoder {
         this.valuesLeftInPage = 0;
         DictionaryPage dictionary = pages.readDictionaryPage();
         hasDictionary = dictionary != null;
+        dictionarySize = hasDictionary ? dictionary.getDictionarySize() : 0;
         if (hasDictionary) {
             Encoding encoding = dictionary.getEncoding();
             if (encoding != Encoding.PLAIN && encoding != Encoding.PLAIN_DICTIONARY) {
@@ -218,6 +220,7 @@ abstract class ColumnDecoder {
                 }
                 int bitWidth = nonNull == 0 ? 0 : data[offset];
                 decodeIds(offset + 1, bitWidth, nonNull);
+                checkIds(nonNull);
             }
             case RLE -> {
                 if (!acceptsRleValues()) {
@@ -238,6 +241,22 @@ abstract class ColumnDecoder {
             HybridDecoder.decode(data, from, end, bitWidth, ids, count);
         }
         dictionaryEncoded = true;
+    }
+
+    /** Checks, once per page rather than per value, that every id is an entry of the dictionary. */
+    private void checkIds(int count) {
+        for (int i = 0; i < count; i++) {
+            if (Integer.compareUnsigned(ids[i], dictionarySize) >= 0) {
+                throw new ParquetDecodingException(
+                        "Page of "
+                                + column
+                                + " has dictionary id "
+                                + Integer.toUnsignedString(ids[i])
+                                + ", the dictionary "
+                                + dictionarySize
+                                + " entries");
+            }
+        }
     }
 
     private void setData(ByteBuffer bytes) {

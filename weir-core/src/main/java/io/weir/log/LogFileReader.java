@@ -110,8 +110,8 @@ public final class LogFileReader implements Closeable {
     }
 
     /**
-     * Opens a log file whose rows have {@code arity} fields, checking their framing only: for
-     * files this process wrote itself, such as spills.
+     * Opens a log file whose rows have {@code arity} fields, checking their framing only: for files
+     * this process wrote itself, such as spills.
      */
     public static LogFileReader open(InputFile file, int arity) throws IOException {
         return open(file, arity, null);
