@@ -46,6 +46,8 @@ final class LogFlusher {
     /** One block buffer, compression buffer and codec for all files, flush after flush. */
     private final LogWriteBuffers buffers;
 
+    private String writing; // the file being written, for errors
+
     private TimePartitioner derived;
 
     LogFlusher(
@@ -105,8 +107,9 @@ final class LogFlusher {
                 group = null;
             }
             return files;
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot write log files of table " + location, e);
+        } catch (IOException | UncheckedIOException e) {
+            String table = location.substring(0, location.length() - 1);
+            throw WriteErrors.cannotWrite("file", location + writing, table, e);
         } finally {
             if (group != null) {
                 group.abort();
@@ -162,6 +165,7 @@ final class LogFlusher {
             this.partition = partitions.apply(partitionId);
             String dir = schema.isPartitioned() ? partition.path(schema.partitionKeys()) + "/" : "";
             this.relativePath = dir + "bucket-" + bucket + "/log-" + UUID.randomUUID() + ".wlog";
+            writing = relativePath;
             this.writer =
                     new LogFileWriter(io.newOutputFile(location + relativePath), options, buffers);
         }
