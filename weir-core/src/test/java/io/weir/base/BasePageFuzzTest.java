@@ -65,7 +65,15 @@ class BasePageFuzzTest {
             return;
         }
         int[] all = IntStream.range(0, type.size()).toArray();
-        List<List<Object>> records = read(new BaseFileReader(input(file), type, all, false), type);
+        List<List<Object>> records;
+        try {
+            records = read(new BaseFileReader(input(file), type, all, false), type);
+        } catch (OutOfMemoryError e) {
+            // parquet-java's RLE decoder allocates a bit-packed run's groups from the run header,
+            // before it checks that the page holds them (input parquet-java-rle-run-...); Weir's
+            // decoder read the page. The one huge array is refused, nothing else is held.
+            return;
+        }
         if (records != null) {
             assertThat(columnar).as("rows decoded by columns and by records").isEqualTo(records);
         }
