@@ -130,6 +130,49 @@ class CorruptMetadataRecoveryTest {
         assertFailsNaming(() -> Tables.load(location), file);
     }
 
+    /**
+     * Every prefix of each kind of metadata file (the newest commit, the latest checkpoint, the
+     * hint, the schema): the table either reads exactly its rows at the latest snapshot and at
+     * snapshot 5, or fails with a {@link CorruptFileException} naming that file. A truncation never
+     * parses to another valid document.
+     */
+    @org.junit.jupiter.api.Test
+    void everyTruncationLoadsTheLastGoodStateOrNamesTheFile() throws Exception {
+        createTable();
+        for (String relative :
+                List.of(
+                        "commits/00000000000000000007.json",
+                        "checkpoints/00000000000000000006.json",
+                        "LATEST",
+                        "schemas/0.json")) {
+            Path file = dir.resolve("t/_weir/" + relative);
+            byte[] original = Files.readAllBytes(file);
+            for (int length = 0;
+                    length < original.length;
+                    length += step(length, original.length)) {
+                Files.write(file, java.util.Arrays.copyOf(original, length));
+                String what = relative + " truncated to " + length + " bytes";
+                for (long snapshot : new long[] {-1, 5}) {
+                    try {
+                        Table t = Tables.load(location);
+                        assertThat(rows(t, snapshot))
+                                .as(what)
+                                .hasSize(snapshot < 0 ? 7 : (int) snapshot);
+                    } catch (CorruptFileException e) {
+                        assertThat(e.path()).as(what).isEqualTo(file.toString());
+                        assertThat(e.getMessage()).as(what).startsWith("Corrupt file " + file);
+                    }
+                }
+            }
+            Files.write(file, original);
+        }
+    }
+
+    /** Every length near the start and the end of a file, every 64th in between. */
+    private static int step(int length, int total) {
+        return length < 16 || total - length <= 17 ? 1 : 64;
+    }
+
     private static void assertFailsNaming(
             org.assertj.core.api.ThrowableAssert.ThrowingCallable call, Path file) {
         assertThatThrownBy(call)

@@ -7,7 +7,6 @@ import io.weir.ExpireSnapshotsResult;
 import io.weir.RemoveOrphanFiles;
 import io.weir.RemoveOrphanFilesResult;
 import io.weir.Table;
-import io.weir.Tables;
 import io.weir.options.ConfigOption;
 import io.weir.partition.TimePartitioning;
 
@@ -38,14 +37,7 @@ import java.util.concurrent.Callable;
 public final class CleanCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Option(
-            names = "--table",
-            required = true,
-            paramLabel = "PATH",
-            description = "The table: a local path, s3://bucket/path or hdfs://namenode/path.")
-    String table;
-
-    @Mixin StorageMixin storage;
+    @Mixin TableMixin table;
 
     @Option(
             names = "--retain-last",
@@ -88,7 +80,7 @@ public final class CleanCommand implements Callable<Integer> {
 
     private int run(PrintWriter out) {
         long now = System.currentTimeMillis();
-        Table t = Tables.load(table, storage.storage());
+        Table t = table.load();
         String verb = dryRun ? "would delete" : "deleted";
 
         expirePartitions(t, now, out);

@@ -5,7 +5,6 @@ import io.weir.CompactionResult;
 import io.weir.DataFile;
 import io.weir.ScanTask;
 import io.weir.Table;
-import io.weir.Tables;
 import io.weir.flink.FileIOLoader;
 import io.weir.flink.compaction.CompactionJob;
 
@@ -34,14 +33,7 @@ import java.util.concurrent.Callable;
 public final class CompactCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Option(
-            names = "--table",
-            required = true,
-            paramLabel = "PATH",
-            description = "The table: a local path, s3://bucket/path or hdfs://namenode/path.")
-    String table;
-
-    @Mixin StorageMixin storage;
+    @Mixin TableMixin table;
 
     @Option(
             names = "--partition",
@@ -93,18 +85,18 @@ public final class CompactCommand implements Callable<Integer> {
                             + " group with a log file or more than one file is compacted)");
         }
         boolean everything = minLogFiles == null && !due;
-        Table t = Tables.load(table, storage.storage());
+        Table t = table.load();
         CompactionJob.Options options =
                 new CompactionJob.Options(
-                        table,
-                        FileIOLoader.of(table, storage.storage()),
+                        table.location(),
+                        FileIOLoader.of(table.location(), table.storage()),
                         partition,
                         everything,
                         minLogFiles == null ? -1 : minLogFiles,
                         1);
         List<ScanTask> tasks = CompactionJob.plan(t, options);
         if (tasks.isEmpty()) {
-            out.printf("Nothing to compact in table %s (%s)%n", table, scope());
+            out.printf("Nothing to compact in table %s (%s)%n", table.location(), scope());
             return 0;
         }
         long files = tasks.stream().mapToLong(task -> task.files().size()).sum();
@@ -114,7 +106,7 @@ public final class CompactCommand implements Callable<Integer> {
                 tasks.size(),
                 files,
                 Sizes.format(bytes),
-                table,
+                table.location(),
                 tasks.get(0).snapshotId(),
                 scope());
         Compaction compaction = t.newCompaction();

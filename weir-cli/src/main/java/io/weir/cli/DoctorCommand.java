@@ -5,7 +5,6 @@ import io.weir.Table;
 import io.weir.Tables;
 import io.weir.commit.MetadataDiagnosis;
 import io.weir.io.FileIO;
-import io.weir.io.FileIOs;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -30,14 +29,7 @@ import java.util.concurrent.Callable;
 public final class DoctorCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Option(
-            names = "--table",
-            required = true,
-            paramLabel = "PATH",
-            description = "The table: a local path, s3://bucket/path or hdfs://namenode/path.")
-    String table;
-
-    @Mixin StorageMixin storage;
+    @Mixin TableMixin table;
 
     @Option(
             names = "--rollback-to",
@@ -54,20 +46,20 @@ public final class DoctorCommand implements Callable<Integer> {
     }
 
     private int run(PrintWriter out) {
-        FileIO io = FileIOs.forLocation(table, storage.storage());
+        FileIO io = table.io();
         if (rollbackTo != null) {
-            Table t = Tables.load(io, table);
+            Table t = Tables.load(io, table.location());
             Snapshot s = t.rollbackTo(rollbackTo);
             out.printf(
                     "Rolled back table %s to snapshot %d: commit %d (%d files)%n",
-                    table, rollbackTo, s.id(), s.files().size());
+                    table.location(), rollbackTo, s.id(), s.files().size());
         }
-        MetadataDiagnosis.Report report = MetadataDiagnosis.run(io, table);
+        MetadataDiagnosis.Report report = MetadataDiagnosis.run(io, table.location());
         for (String problem : report.problems()) {
             out.println("problem: " + problem);
         }
         if (report.latestCommit() < 0) {
-            out.printf("Table %s does not load: see the problems above%n", table);
+            out.printf("Table %s does not load: see the problems above%n", table.location());
             return 2;
         }
         out.printf(
@@ -77,7 +69,7 @@ public final class DoctorCommand implements Callable<Integer> {
         if (!report.latestReadable()) {
             out.printf(
                     "Repair: weir doctor --table %s --rollback-to %s%n",
-                    table, report.readable().isEmpty() ? "N" : report.readable().get(0));
+                    table.location(), report.readable().isEmpty() ? "N" : report.readable().get(0));
             return 2;
         }
         out.println(

@@ -2,8 +2,6 @@ package io.weir.cli;
 
 import io.weir.CommitResult;
 import io.weir.Table;
-import io.weir.Tables;
-import io.weir.io.FileIOs;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,14 +24,7 @@ import java.util.concurrent.Callable;
 public final class RescaleCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Option(
-            names = "--table",
-            required = true,
-            paramLabel = "PATH",
-            description = "The table: a local path, s3://bucket/path or hdfs://namenode/path.")
-    String table;
-
-    @Mixin StorageMixin storage;
+    @Mixin TableMixin table;
 
     @Option(
             names = "--buckets",
@@ -48,15 +39,16 @@ public final class RescaleCommand implements Callable<Integer> {
     }
 
     private int run(PrintWriter out) {
-        Table t = Tables.load(FileIOs.forLocation(table, storage.storage()), table);
+        Table t = table.load();
         int before = t.options().bucket();
         CommitResult result = t.newRescale().buckets(buckets).commit();
         if (result == null) {
-            out.printf("Table %s has %d buckets already: nothing to do%n", table, buckets);
+            out.printf(
+                    "Table %s has %d buckets already: nothing to do%n", table.location(), buckets);
         } else {
             out.printf(
                     "Rescaled table %s from %d to %d buckets: commit %d%n",
-                    table, before, buckets, result.commit().id());
+                    table.location(), before, buckets, result.commit().id());
         }
         return 0;
     }

@@ -55,6 +55,7 @@ abstract class ColumnDecoder {
     private PageReader pages;
     private PageArrays arrays;
     private boolean hasDictionary;
+    private int dictionarySize;
     private int valuesLeftInPage;
     private int[] levels = new int[0];
     private int levelIndex;
@@ -85,6 +86,7 @@ abstract class ColumnDecoder {
         this.valuesLeftInPage = 0;
         DictionaryPage dictionary = pages.readDictionaryPage();
         hasDictionary = dictionary != null;
+        dictionarySize = hasDictionary ? dictionary.getDictionarySize() : 0;
         if (hasDictionary) {
             Encoding encoding = dictionary.getEncoding();
             if (encoding != Encoding.PLAIN && encoding != Encoding.PLAIN_DICTIONARY) {
@@ -217,27 +219,59 @@ abstract class ColumnDecoder {
                     throw new ParquetDecodingException("Page of " + column + " has no ids");
                 }
                 int bitWidth = nonNull == 0 ? 0 : data[offset];
-                decodeIds(offset + 1, bitWidth, nonNull);
+                decodeIds(offset + 1, end, bitWidth, nonNull);
+                checkIds(nonNull);
             }
             case RLE -> {
                 if (!acceptsRleValues()) {
                     throw unsupported("value encoding RLE");
                 }
-                // RLE booleans: a 4-byte length, then runs of 1-bit values, served as "ids" 0 and 1
-                decodeIds(offset + 4, 1, nonNull);
+                // RLE booleans: a 4-byte length, then runs of 1-bit values, served as "ids" 0 and
+                // 1.
+                // The runs must end within that length, as parquet-java reads them.
+                if (end - offset < 4) {
+                    throw new ParquetDecodingException("Page of " + column + " ends in its length");
+                }
+                int length = LittleEndian.getInt(data, offset);
+                int from = offset + 4;
+                if (length < 0 || length > end - from) {
+                    throw new ParquetDecodingException(
+                            "RLE values of "
+                                    + length
+                                    + " bytes in a page of "
+                                    + column
+                                    + " with less");
+                }
+                decodeIds(from, from + length, 1, nonNull);
             }
             default -> throw unsupported("value encoding " + encoding);
         }
     }
 
-    private void decodeIds(int from, int bitWidth, int count) {
+    private void decodeIds(int from, int to, int bitWidth, int count) {
         if (ids.length < count) {
             ids = new int[Math.max(count, 2 * ids.length)];
         }
         if (count > 0) {
-            HybridDecoder.decode(data, from, end, bitWidth, ids, count);
+            HybridDecoder.decode(data, from, to, bitWidth, ids, count);
         }
         dictionaryEncoded = true;
+    }
+
+    /** Checks, once per page rather than per value, that every id is an entry of the dictionary. */
+    private void checkIds(int count) {
+        for (int i = 0; i < count; i++) {
+            if (Integer.compareUnsigned(ids[i], dictionarySize) >= 0) {
+                throw new ParquetDecodingException(
+                        "Page of "
+                                + column
+                                + " has dictionary id "
+                                + Integer.toUnsignedString(ids[i])
+                                + ", the dictionary "
+                                + dictionarySize
+                                + " entries");
+            }
+        }
     }
 
     private void setData(ByteBuffer bytes) {

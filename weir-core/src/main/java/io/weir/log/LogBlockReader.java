@@ -163,6 +163,17 @@ final class LogBlockReader {
                     at + RECORD_COUNT,
                     records + " records do not fit a payload of " + rawSize + " bytes");
         }
+        if (codec != LogCodec.NONE && rawSize > maxRawSize(codec, storedSize)) {
+            throw input.corrupt(
+                    at + RAW_SIZE,
+                    "raw payload size "
+                            + rawSize
+                            + " is more than "
+                            + codec
+                            + " can expand "
+                            + storedSize
+                            + " stored bytes to");
+        }
         int raw = (int) rawSize;
         if (codec == LogCodec.NONE) {
             if (raw != storedSize) {
@@ -193,6 +204,19 @@ final class LogBlockReader {
         payloadEnd = payloadStart + raw;
         schemaId = blockSchemaId;
         recordCount = records;
+    }
+
+    /**
+     * The most bytes {@code stored} bytes of a codec's output can decompress to, so that a damaged
+     * raw size cannot make the reader allocate far more than the block could hold. LZ4 encodes at
+     * most 255 bytes of a match per input byte; zstd at most one 128 KiB RLE block per 4 bytes.
+     */
+    private static long maxRawSize(LogCodec codec, int stored) {
+        return switch (codec) {
+            case NONE -> stored; // checked to be equal below, with its own message
+            case LZ4 -> 256L * stored + 64;
+            case ZSTD -> 32_768L * stored + (128 << 10);
+        };
     }
 
     private BlockCodec codec(LogCodec codec) {

@@ -1,10 +1,12 @@
 package io.weir.log;
 
 import io.weir.data.BinaryRow;
+import io.weir.data.RowBoundsCheck;
 import io.weir.data.RowKind;
 import io.weir.exceptions.CorruptFileException;
 import io.weir.io.InputFile;
 import io.weir.io.SeekableInputStream;
+import io.weir.types.RowType;
 import io.weir.util.LittleEndian;
 
 import java.io.Closeable;
@@ -36,6 +38,7 @@ public final class LogFileReader implements Closeable {
     private final long footerBlocks;
     private final long footerRecords;
     private final BinaryRow row;
+    private final RowBoundsCheck bounds; // null: rows of a file this process wrote
 
     private byte[] payload;
     private int cursor;
@@ -47,8 +50,10 @@ public final class LogFileReader implements Closeable {
     private long recordsRead;
     private boolean finished;
 
-    private LogFileReader(LogInput input, long length, int arity) throws IOException {
+    private LogFileReader(LogInput input, long length, int arity, RowBoundsCheck bounds)
+            throws IOException {
         this.input = input;
+        this.bounds = bounds;
         this.blocks = new LogBlockReader(input, arity);
         this.arity = arity;
         this.minRowSize = BinaryRow.fixedPartSize(arity);
@@ -90,14 +95,30 @@ public final class LogFileReader implements Closeable {
     }
 
     /**
-     * Opens a log file whose rows have {@code arity} fields. It is read once, front to back, around
-     * the page cache where the file system can ({@link InputFile#newUncachedStream()}): a log file
-     * is read by the compaction that replaces it, and by the few scans before that.
+     * Opens a table's log file whose rows are of {@code rowType}. It is read once, front to back,
+     * around the page cache where the file system can ({@link InputFile#newUncachedStream()}): a
+     * log file is read by the compaction that replaces it, and by the few scans before that.
+     *
+     * <p>Besides the framing, each row is checked against the type ({@link RowBoundsCheck}) before
+     * it is returned, so that reading its fields never goes outside it.
      *
      * @throws java.io.FileNotFoundException naming the path if the file does not exist
      * @throws CorruptFileException if its header or footer is damaged, or it is truncated
      */
+    public static LogFileReader open(InputFile file, RowType rowType) throws IOException {
+        return open(file, rowType.size(), RowBoundsCheck.of(rowType));
+    }
+
+    /**
+     * Opens a log file whose rows have {@code arity} fields, checking their framing only: for files
+     * this process wrote itself, such as spills.
+     */
     public static LogFileReader open(InputFile file, int arity) throws IOException {
+        return open(file, arity, null);
+    }
+
+    private static LogFileReader open(InputFile file, int arity, RowBoundsCheck bounds)
+            throws IOException {
         if (arity < 0) {
             throw new IllegalArgumentException("Invalid arity " + arity);
         }
@@ -105,7 +126,7 @@ public final class LogFileReader implements Closeable {
         SeekableInputStream in = file.newUncachedStream();
         LogInput input = new LogInput(file.path(), in);
         try {
-            return new LogFileReader(input, length, arity);
+            return new LogFileReader(input, length, arity, bounds);
         } catch (IOException | RuntimeException e) {
             try {
                 in.close();
@@ -169,6 +190,12 @@ public final class LogFileReader implements Closeable {
             throw corruptRecord("invalid row kind byte " + kind);
         }
         row.pointTo(payload, at + RECORD_PREFIX, length);
+        if (bounds != null) {
+            String problem = bounds.check(row);
+            if (problem != null) {
+                throw corruptRecord(problem);
+            }
+        }
         cursor = at + RECORD_PREFIX + length;
         recordsLeft--;
         if (recordsLeft == 0 && cursor != payloadEnd) {

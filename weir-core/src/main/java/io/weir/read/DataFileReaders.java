@@ -108,7 +108,7 @@ public final class DataFileReaders {
             FileIO io, String path, String location, DataFile file, RowType rowType) {
         LogFileReader reader;
         try {
-            reader = LogFileReader.open(io.newInputFile(path, file.sizeInBytes()), rowType.size());
+            reader = LogFileReader.open(io.newInputFile(path, file.sizeInBytes()), rowType);
         } catch (FileNotFoundException e) {
             throw missing(location, file, e);
         } catch (IOException e) {

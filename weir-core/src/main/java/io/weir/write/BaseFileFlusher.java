@@ -50,6 +50,8 @@ final class BaseFileFlusher {
     /** A copy of the last delete written: the delete log's greatest key. */
     private final RowBuffer lastDelete;
 
+    private String writing; // the file being written, for errors
+
     BaseFileFlusher(FileIO io, String location, TableMetadata metadata, KeyFields key) {
         this.io = io;
         this.location = location;
@@ -97,9 +99,10 @@ final class BaseFileFlusher {
                 group = null;
             }
             return files;
-        } catch (IOException e) {
+        } catch (IOException | UncheckedIOException e) {
             abort(group, files);
-            throw new UncheckedIOException("Cannot write files of table " + location, e);
+            throw WriteErrors.cannotWrite(
+                    "file", DataFilePaths.resolve(location, writing), location, e);
         } catch (RuntimeException e) {
             abort(group, files);
             throw e;
@@ -155,12 +158,14 @@ final class BaseFileFlusher {
         void write(BinaryRow row, List<DataFile> files) {
             if (base == null) {
                 basePath = DataFilePaths.newBaseFile(directory);
+                writing = basePath;
                 base =
                         new BaseFileWriter(
                                 io.newOutputFile(DataFilePaths.resolve(location, basePath)),
                                 schema,
                                 baseOptions);
             }
+            writing = basePath;
             base.write(row);
             if (base.estimatedSize() >= targetFileSize) {
                 closeBase(files);
@@ -170,6 +175,7 @@ final class BaseFileFlusher {
         void delete(BinaryRow row) throws IOException {
             if (deletes == null) {
                 deletesPath = DataFilePaths.newLogFile(directory);
+                writing = deletesPath;
                 deletes =
                         new LogFileWriter(
                                 io.newOutputFile(DataFilePaths.resolve(location, deletesPath)),
@@ -177,11 +183,13 @@ final class BaseFileFlusher {
                                 logBuffers);
                 firstDeleteKey = keyTexts(row);
             }
+            writing = deletesPath;
             deletes.write(row.bytes(), row.offset(), row.sizeInBytes());
             lastDelete.set(row);
         }
 
         private void closeBase(List<DataFile> files) {
+            writing = basePath;
             BaseFileInfo info = base.close();
             base = null;
             files.add(
@@ -204,6 +212,7 @@ final class BaseFileFlusher {
                 closeBase(files);
             }
             if (deletes != null) {
+                writing = deletesPath;
                 LogFileInfo info = deletes.close();
                 deletes = null;
                 files.add(

@@ -74,7 +74,8 @@ public final class BulkWriteImpl implements BulkWrite {
         this.metadata = metadata;
         this.pool = MemoryPool.forRows(writeBufferSize, metadata.options().pageSize());
         this.buffer = new SortBuffer(pool, router.arity(), key);
-        this.spills = new SpillFiles(spillDirectory, metadata.schemaId(), router.arity(), key);
+        this.spills =
+                new SpillFiles(spillDirectory, location, metadata.schemaId(), router.arity(), key);
         this.flusher = new BaseFileFlusher(io, location, metadata, key);
         this.maxFanIn = maxFanIn;
     }

@@ -45,6 +45,8 @@ final class LogFlusher {
     /** One block buffer, compression buffer and codec for all files, flush after flush. */
     private final LogWriteBuffers buffers;
 
+    private String writing; // the file being written, for errors
+
     private TimePartitioner derived;
 
     LogFlusher(
@@ -102,8 +104,10 @@ final class LogFlusher {
                 group = null;
             }
             return files;
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot write log files of table " + location, e);
+        } catch (IOException | UncheckedIOException e) {
+            String table = location.substring(0, location.length() - 1);
+            throw WriteErrors.cannotWrite(
+                    "file", DataFilePaths.resolve(location, writing), table, e);
         } finally {
             if (group != null) {
                 group.abort();
@@ -160,6 +164,7 @@ final class LogFlusher {
             this.relativePath =
                     DataFilePaths.newLogFile(
                             DataFilePaths.groupDirectory(schema, partition, bucket));
+            writing = relativePath;
             this.writer =
                     new LogFileWriter(
                             io.newOutputFile(DataFilePaths.resolve(location, relativePath)),

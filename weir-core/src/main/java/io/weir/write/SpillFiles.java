@@ -38,6 +38,7 @@ final class SpillFiles implements AutoCloseable {
     // Runs are written through the page cache and read back soon: read them through it too.
     private final LocalFileIO io = new LocalFileIO(false);
     private final Path parent;
+    private final String table; // the location of the table being written, for errors
     private final LogWriterOptions options;
     private final LogWriteBuffers buffers = new LogWriteBuffers(LogCodec.LZ4);
     private final KeyFields key;
@@ -50,8 +51,9 @@ final class SpillFiles implements AutoCloseable {
      * @param parent the spill directory; this writer's directory is created in it on first use
      * @param key the primary key (to recompute prefixes on reading), or null
      */
-    SpillFiles(Path parent, int schemaId, int arity, KeyFields key) {
+    SpillFiles(Path parent, String table, int schemaId, int arity, KeyFields key) {
         this.parent = parent;
+        this.table = table;
         this.options = new LogWriterOptions(schemaId, arity, LogCodec.LZ4, BLOCK_SIZE);
         this.key = key;
     }
@@ -65,7 +67,7 @@ final class SpillFiles implements AutoCloseable {
         try {
             writer = new LogFileWriter(new SpillOutput(path), options, buffers);
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot create spill file " + path, e);
+            throw WriteErrors.cannotWrite("spill file", path, table, e);
         }
         try {
             while (rows.next()) {
@@ -76,7 +78,7 @@ final class SpillFiles implements AutoCloseable {
             run.finish(writer.close().fileSizeInBytes());
         } catch (IOException e) {
             writer.abort();
-            throw new UncheckedIOException("Cannot write spill file " + path, e);
+            throw WriteErrors.cannotWrite("spill file", path, table, e);
         } catch (RuntimeException e) {
             writer.abort();
             throw e;
@@ -159,7 +161,7 @@ final class SpillFiles implements AutoCloseable {
                 Files.createDirectories(parent);
                 directory = Files.createTempDirectory(parent, "weir-bulk-");
             } catch (IOException e) {
-                throw new UncheckedIOException("Cannot create a spill directory in " + parent, e);
+                throw WriteErrors.cannotWrite("a spill directory in", parent.toString(), table, e);
             }
         }
         return directory.resolve("run-" + nextId++ + ".wspill").toString();

@@ -1,5 +1,8 @@
 package io.weir.log;
 
+import io.weir.data.BinaryRow;
+import io.weir.data.BinaryRowWriter;
+import io.weir.data.RowKind;
 import io.weir.exceptions.CorruptFileException;
 import io.weir.io.InputFile;
 import io.weir.log.LogTestSupport.Section;
@@ -180,6 +183,56 @@ class LogFileCorruptionTest {
         LittleEndian.putInt(bytes, start + 16, LittleEndian.getInt(bytes, start + 16) - 1);
         fixCrc(bytes, block);
         assertThat(corruptAfterWriting(bytes).getMessage()).contains("bytes follow the last");
+    }
+
+    /**
+     * A row framed correctly whose string slot points past the row (a writer bug behind a valid
+     * CRC) is corruption when read with the table's type; it used to read the next row's bytes, or
+     * throw StringIndexOutOfBoundsException.
+     */
+    @Test
+    void variableLengthValueOutsideItsRowIsReported() throws IOException {
+        String path = dir.resolve("slot.wlog").toString();
+        Object[] values = new Object[TYPE.size()];
+        values[0] = 1L;
+        values[3] = "a string longer than seven bytes";
+        write(
+                path,
+                LogWriterOptions.of(1, TYPE.size(), LogCodec.NONE),
+                List.of(BinaryRowWriter.toRow(TYPE, RowKind.INSERT, values)));
+        byte[] bytes = Files.readAllBytes(Path.of(path));
+        Section block = sections(bytes).get(1);
+        int row = (int) block.start() + 28 + 4;
+        int slot = new BinaryRow(TYPE.size()).pointTo(bytes, row, 0).fieldOffset(3);
+        LittleEndian.putInt(bytes, slot + 4, 4000); // the value's offset from the row start
+        fixCrc(bytes, block);
+
+        Throwable thrown =
+                catchThrowable(
+                        () -> {
+                            try (LogFileReader reader =
+                                    LogFileReader.open(inMemoryFile(PATH, bytes), TYPE)) {
+                                while (reader.next()) {
+                                    reader.row().getString(3);
+                                }
+                            }
+                        });
+        assertThat(thrown)
+                .isExactlyInstanceOf(CorruptFileException.class)
+                .hasMessageContaining("Corrupt file " + PATH + " at offset " + block.start())
+                .hasMessageContaining("field 3 has a value of 32 bytes at 4000, outside");
+    }
+
+    /** A raw size that the codec cannot reach from the stored bytes is not allocated. */
+    @Test
+    void rawSizeBeyondWhatTheCodecExpandsToIsReported() throws IOException {
+        byte[] bytes = smallFile(LogCodec.LZ4);
+        Section block = sections(bytes).get(1);
+        int stored = (int) (block.end() - block.start()) - 32;
+        LittleEndian.putInt(bytes, (int) block.start() + 24, 256 * stored + 65);
+        fixCrc(bytes, block);
+        assertThat(corruptAfterWriting(bytes).getMessage())
+                .contains("is more than LZ4 can expand " + stored + " stored bytes to");
     }
 
     @Test

@@ -8,7 +8,7 @@ import io.weir.io.InputFile;
 import io.weir.io.LocalFileIO;
 import io.weir.io.OutputFile;
 import io.weir.io.PositionOutputStream;
-import io.weir.io.SeekableInputStream;
+import io.weir.testing.ByteArrayInputFile;
 import io.weir.types.DataType;
 import io.weir.types.DataTypes;
 import io.weir.types.RowType;
@@ -151,50 +151,7 @@ final class LogTestSupport {
      * path of the original so that errors name it.
      */
     static InputFile inMemoryFile(String path, byte[] bytes) {
-        return new InputFile() {
-            @Override
-            public String path() {
-                return path;
-            }
-
-            @Override
-            public long length() {
-                return bytes.length;
-            }
-
-            @Override
-            public SeekableInputStream newStream() {
-                return new SeekableInputStream() {
-                    private int pos;
-
-                    @Override
-                    public long getPos() {
-                        return pos;
-                    }
-
-                    @Override
-                    public void seek(long newPos) {
-                        pos = (int) Math.min(newPos, bytes.length);
-                    }
-
-                    @Override
-                    public int read() {
-                        return pos < bytes.length ? bytes[pos++] & 0xff : -1;
-                    }
-
-                    @Override
-                    public int read(byte[] b, int off, int len) {
-                        if (pos >= bytes.length) {
-                            return -1;
-                        }
-                        int n = Math.min(len, bytes.length - pos);
-                        System.arraycopy(bytes, pos, b, off, n);
-                        pos += n;
-                        return n;
-                    }
-                };
-            }
-        };
+        return new ByteArrayInputFile(path, bytes);
     }
 
     /** An output file that counts and discards its bytes. */
