@@ -1,0 +1,638 @@
+//! A Weir table: its snapshots, its schema, scans of a snapshot and reads of changes.
+
+use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, RecordBatch, StringArray};
+use arrow_schema::{DataType as ArrowType, Field, Schema, SchemaRef};
+use arrow_select::filter::filter_record_batch;
+
+use crate::base::BATCH_SIZE;
+use crate::error::{Error, Result};
+use crate::expr::{Bound, Expr};
+use crate::merge::{self, Decoded, schema_of};
+use crate::metadata::{CommitKind, DataFile, FileKind, MetadataDir, TableSchema, TableState};
+
+/// The name of the row-kind column of change reads: `+I`, `-U`, `+U` or `-D`.
+pub const ROW_KIND_COLUMN: &str = "_row_kind";
+
+/// One commit of the table's retained history.
+#[derive(Debug, Clone)]
+pub struct SnapshotInfo {
+    pub commit_id: i64,
+    pub timestamp_millis: i64,
+    pub kind: CommitKind,
+    pub schema_id: i64,
+}
+
+/// Which snapshot a scan reads.
+#[derive(Debug, Clone, Copy, Default)]
+pub enum SnapshotSpec {
+    #[default]
+    Latest,
+    Id(i64),
+    /// The latest commit at or before this time (epoch millis).
+    AsOf(i64),
+}
+
+/// A Weir table at a local path.
+#[derive(Debug, Clone)]
+pub struct Table {
+    meta: MetadataDir,
+}
+
+impl Table {
+    pub fn open(location: impl AsRef<Path>) -> Result<Table> {
+        Ok(Table {
+            meta: MetadataDir::open(location.as_ref())?,
+        })
+    }
+
+    pub fn location(&self) -> &Path {
+        &self.meta.location
+    }
+
+    pub fn latest_commit_id(&self) -> Result<i64> {
+        self.meta.latest_commit()
+    }
+
+    /// The retained commits, oldest first.
+    pub fn snapshots(&self) -> Result<Vec<SnapshotInfo>> {
+        let latest = self.meta.latest_commit()?;
+        let first = self.meta.earliest_retained()?.max(1);
+        (first..=latest)
+            .map(|id| {
+                let c = self.meta.commit(id)?;
+                Ok(SnapshotInfo {
+                    commit_id: id,
+                    timestamp_millis: c.timestamp_millis,
+                    kind: c.kind,
+                    schema_id: c.schema_id,
+                })
+            })
+            .collect()
+    }
+
+    /// The schema in force at the latest commit.
+    pub fn schema(&self) -> Result<TableSchema> {
+        let latest = self.meta.latest_commit()?;
+        let id = if latest == 0 {
+            0
+        } else {
+            self.meta.commit(latest)?.schema_id
+        };
+        self.meta.schema(id)
+    }
+
+    pub fn commit_id_of(&self, spec: SnapshotSpec) -> Result<i64> {
+        let latest = self.meta.latest_commit()?;
+        match spec {
+            SnapshotSpec::Latest => Ok(latest),
+            SnapshotSpec::Id(id) if id < 0 || id > latest => Err(Error::SnapshotNotFound(format!(
+                "Snapshot {id} of table {} does not exist (the latest is {latest})",
+                self.location().display()
+            ))),
+            SnapshotSpec::Id(id) => Ok(id),
+            SnapshotSpec::AsOf(millis) => self.meta.commit_at(millis, latest),
+        }
+    }
+
+    /// A scan of one snapshot: its rows as +I, merged.
+    pub fn scan(
+        &self,
+        columns: Option<&[String]>,
+        filter: Option<&Expr>,
+        snapshot: SnapshotSpec,
+    ) -> Result<Scan> {
+        let id = self.commit_id_of(snapshot)?;
+        let state = self.meta.state(id)?;
+        let schema = self.meta.schema(state.schema_id)?;
+        let plan = Plan::new(self, schema, columns, filter, &state)?;
+        let mut tasks = VecDeque::new();
+        for (group, files) in state.file_groups() {
+            if let Some(b) = &plan.filter {
+                if !b.partition_might_match(&plan.schema, &group.0)? {
+                    continue;
+                }
+            }
+            plan.snapshot_tasks(files, &mut tasks);
+        }
+        Ok(Scan::new(plan, tasks, false))
+    }
+
+    /// The net changes after commit `from` up to and including `to` (docs/format.md §7.3), with a
+    /// first column `_row_kind`.
+    pub fn changes(
+        &self,
+        from: i64,
+        to: i64,
+        columns: Option<&[String]>,
+        filter: Option<&Expr>,
+    ) -> Result<Scan> {
+        if from < 0 || from > to {
+            return Err(Error::Invalid(format!(
+                "Invalid incremental range ({from}, {to}] of table {}: the start must be >= 0 and at most the end",
+                self.location().display()
+            )));
+        }
+        self.commit_id_of(SnapshotSpec::Id(to))?;
+        let start = self.meta.state(from)?;
+        let end = self.meta.state(to)?;
+        let schema = self.meta.schema(end.schema_id)?;
+        let plan = Plan::new(self, schema, columns, filter, &end)?;
+        let mut tasks = VecDeque::new();
+        let keep = |p: &[Option<String>]| -> Result<bool> {
+            match &plan.filter {
+                Some(b) => b.partition_might_match(&plan.schema, p),
+                None => Ok(true),
+            }
+        };
+        if plan.keyed {
+            let before = start.file_groups();
+            let after = end.file_groups();
+            let mut groups: Vec<_> = before.keys().chain(after.keys()).cloned().collect();
+            groups.sort();
+            groups.dedup();
+            for g in groups {
+                let b = before.get(&g).cloned().unwrap_or_default();
+                let a = after.get(&g).cloned().unwrap_or_default();
+                let paths =
+                    |fs: &[DataFile]| fs.iter().map(|f| f.path.clone()).collect::<HashSet<_>>();
+                if paths(&b) != paths(&a) && keep(&g.0)? {
+                    tasks.push_back(Task::Diff(b, a));
+                }
+            }
+        } else {
+            let (removed, added) = self.append_only_changes(&start, &end, from, to)?;
+            for f in removed {
+                if keep(&f.partition)? {
+                    tasks.push_back(Task::Files(vec![f], Some(b"-D")));
+                }
+            }
+            for f in added {
+                if keep(&f.partition)? {
+                    tasks.push_back(Task::Files(vec![f], Some(b"+I")));
+                }
+            }
+        }
+        Ok(Scan::new(plan, tasks, true))
+    }
+
+    /// Files whose rows were removed and added between two states of an append-only table.
+    fn append_only_changes(
+        &self,
+        start: &TableState,
+        end: &TableState,
+        from: i64,
+        to: i64,
+    ) -> Result<(Vec<DataFile>, Vec<DataFile>)> {
+        let mut commits = Vec::new();
+        for id in (from + 1..=to).rev() {
+            let c = self.meta.commit(id)?;
+            if c.kind == CommitKind::Rollback {
+                let at_end: HashSet<&str> = end.files.iter().map(|f| f.path.as_str()).collect();
+                let at_start: HashSet<&str> = start.files.iter().map(|f| f.path.as_str()).collect();
+                return Ok((
+                    start
+                        .files
+                        .iter()
+                        .filter(|f| !at_end.contains(f.path.as_str()))
+                        .cloned()
+                        .collect(),
+                    end.files
+                        .iter()
+                        .filter(|f| !at_start.contains(f.path.as_str()))
+                        .cloned()
+                        .collect(),
+                ));
+            }
+            commits.push(c);
+        }
+        commits.reverse();
+        let mut at_start: BTreeMap<String, DataFile> = start
+            .files
+            .iter()
+            .map(|f| (f.path.clone(), f.clone()))
+            .collect();
+        let mut added: Vec<DataFile> = Vec::new();
+        let mut removed: Vec<DataFile> = Vec::new();
+        let mut compacted_from: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut resolved: HashSet<String> = HashSet::new();
+        for c in commits {
+            if c.kind == CommitKind::Compact {
+                let mut inputs: BTreeMap<(Vec<Option<String>>, i32), Vec<String>> = BTreeMap::new();
+                for path in &c.removed {
+                    let f = added
+                        .iter()
+                        .find(|f| &f.path == path)
+                        .or_else(|| at_start.get(path));
+                    if let Some(f) = f {
+                        inputs
+                            .entry((f.partition.clone(), f.bucket))
+                            .or_default()
+                            .push(path.clone());
+                    }
+                }
+                for f in &c.added {
+                    let g = (f.partition.clone(), f.bucket);
+                    compacted_from
+                        .insert(f.path.clone(), inputs.get(&g).cloned().unwrap_or_default());
+                    at_start.entry(f.path.clone()).or_insert_with(|| f.clone());
+                }
+                continue;
+            }
+            for path in &c.removed {
+                remove(
+                    path,
+                    &mut added,
+                    &mut removed,
+                    &at_start,
+                    &compacted_from,
+                    &mut resolved,
+                );
+            }
+            added.extend(c.added.iter().cloned());
+        }
+        Ok((removed, added))
+    }
+}
+
+fn remove(
+    path: &str,
+    added: &mut Vec<DataFile>,
+    removed: &mut Vec<DataFile>,
+    at_start: &BTreeMap<String, DataFile>,
+    compacted_from: &BTreeMap<String, Vec<String>>,
+    resolved: &mut HashSet<String>,
+) {
+    if !resolved.insert(path.to_string()) {
+        return;
+    }
+    if let Some(i) = added.iter().position(|f| f.path == path) {
+        added.remove(i);
+        return;
+    }
+    if let Some(inputs) = compacted_from.get(path) {
+        for input in inputs {
+            remove(input, added, removed, at_start, compacted_from, resolved);
+        }
+        return;
+    }
+    if let Some(f) = at_start.get(path) {
+        removed.push(f.clone());
+    }
+}
+
+/// What a scan reads, resolved against the schema.
+struct Plan {
+    location: PathBuf,
+    schema: TableSchema,
+    keyed: bool,
+    /// Output columns (table positions).
+    output: Vec<usize>,
+    /// Columns to decode: output, then key, sequence and filter columns.
+    needed: Vec<usize>,
+    key: Vec<usize>,
+    sequence: Option<usize>,
+    filter: Option<Bound>,
+}
+
+impl Plan {
+    fn new(
+        table: &Table,
+        schema: TableSchema,
+        columns: Option<&[String]>,
+        filter: Option<&Expr>,
+        state: &TableState,
+    ) -> Result<Plan> {
+        let output: Vec<usize> = match columns {
+            None => (0..schema.columns.len()).collect(),
+            Some(names) => names
+                .iter()
+                .map(|n| {
+                    schema.index_of(n).ok_or_else(|| {
+                        Error::Invalid(format!(
+                            "Cannot select column '{n}' of table {}: it does not exist (columns: {})",
+                            table.location().display(),
+                            schema.columns.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ")
+                        ))
+                    })
+                })
+                .collect::<Result<_>>()?,
+        };
+        for f in &state.files {
+            if f.schema_id != state.schema_id {
+                return Err(Error::Invalid(format!(
+                    "Cannot read file {} of table {}: it was written with schema {}, the table has schema {}, and schema evolution is not supported yet",
+                    f.path,
+                    table.location().display(),
+                    f.schema_id,
+                    state.schema_id
+                )));
+            }
+        }
+        let filter = filter.map(|e| e.bind(&schema)).transpose()?;
+        let keyed = !schema.primary_key.is_empty();
+        let key = if keyed {
+            schema.key_positions()
+        } else {
+            Vec::new()
+        };
+        let sequence = if keyed {
+            schema.sequence_field()?
+        } else {
+            None
+        };
+        let mut needed = output.clone();
+        let mut extra = key.clone();
+        extra.extend(sequence);
+        if let Some(b) = &filter {
+            b.columns(&mut extra);
+        }
+        for p in extra {
+            if !needed.contains(&p) {
+                needed.push(p);
+            }
+        }
+        Ok(Plan {
+            location: table.location().to_path_buf(),
+            schema,
+            keyed,
+            output,
+            needed,
+            key,
+            sequence,
+            filter,
+        })
+    }
+
+    /// Tasks of one file group of a snapshot read; files of the group pruned where that is safe.
+    fn snapshot_tasks(&self, files: Vec<DataFile>, tasks: &mut VecDeque<Task>) {
+        let base_only = !files.is_empty()
+            && files
+                .iter()
+                .all(|f| f.kind == FileKind::Base && f.sequence == files[0].sequence);
+        if !self.keyed || base_only {
+            // Every row stands alone: file by file, pruned by statistics.
+            for f in files {
+                if f.kind == FileKind::Base {
+                    if let Some(b) = &self.filter {
+                        if !b.file_might_match(&self.schema, &f) {
+                            continue;
+                        }
+                    }
+                }
+                tasks.push_back(Task::Files(vec![f], None));
+            }
+        } else {
+            tasks.push_back(Task::Merge(files));
+        }
+    }
+
+    fn index_in_needed(&self, p: usize) -> usize {
+        self.needed.iter().position(|&q| q == p).expect("needed")
+    }
+
+    fn decode(&self, files: &[DataFile]) -> Result<Decoded> {
+        let parts = files
+            .iter()
+            .map(|f| merge::read_file(&self.location, &self.schema, f, &self.needed))
+            .collect::<Result<Vec<_>>>()?;
+        merge::concat(&schema_of(&self.schema, &self.needed), parts)
+    }
+
+    fn merged(&self, files: &[DataFile]) -> Result<RecordBatch> {
+        let decoded = self.decode(files)?;
+        let key: Vec<usize> = self.key.iter().map(|&p| self.index_in_needed(p)).collect();
+        let seq = self.sequence.map(|p| self.index_in_needed(p));
+        merge::merge(&decoded, &key, seq)
+    }
+
+    /// The rows of `batch` (of the needed columns) that pass the filter.
+    fn filtered(&self, batch: RecordBatch) -> Result<RecordBatch> {
+        match &self.filter {
+            None => Ok(batch),
+            Some(b) => {
+                let mask = b.evaluate(&batch, &|p| self.index_in_needed(p));
+                Ok(filter_record_batch(&batch, &mask)?)
+            }
+        }
+    }
+
+    fn project(&self, batch: &RecordBatch) -> Result<RecordBatch> {
+        Ok(batch.project(&(0..self.output.len()).collect::<Vec<_>>())?)
+    }
+
+    fn run(&self, task: Task) -> Result<Vec<(RecordBatch, Option<Vec<&'static str>>)>> {
+        match task {
+            Task::Files(files, kind) => {
+                let decoded = self.decode(&files)?;
+                let batch = self.project(&self.filtered(decoded.batch)?)?;
+                let kinds =
+                    kind.map(|k| vec![if k == b"-D" { "-D" } else { "+I" }; batch.num_rows()]);
+                Ok(vec![(batch, kinds)])
+            }
+            Task::Merge(files) => {
+                let merged = self.merged(&files)?;
+                Ok(vec![(self.project(&self.filtered(merged)?)?, None)])
+            }
+            Task::Diff(before, after) => self.diff(&before, &after),
+        }
+    }
+
+    /// Net changes of one file group between two states (docs/format.md §7.3).
+    fn diff(
+        &self,
+        before: &[DataFile],
+        after: &[DataFile],
+    ) -> Result<Vec<(RecordBatch, Option<Vec<&'static str>>)>> {
+        let empty = || RecordBatch::new_empty(schema_of(&self.schema, &self.needed));
+        let old = if before.is_empty() {
+            empty()
+        } else {
+            self.merged(before)?
+        };
+        let new = if after.is_empty() {
+            empty()
+        } else {
+            self.merged(after)?
+        };
+        let key: Vec<usize> = self.key.iter().map(|&p| self.index_in_needed(p)).collect();
+        let both = arrow_select::concat::concat_batches(&old.schema(), [&old, &new])?;
+        let keys = merge::key_rows(&both, &key)?;
+        let matches = |batch: &RecordBatch| -> Vec<bool> {
+            match &self.filter {
+                None => vec![true; batch.num_rows()],
+                Some(b) => b
+                    .evaluate(batch, &|p| self.index_in_needed(p))
+                    .iter()
+                    .map(|v| v == Some(true))
+                    .collect(),
+            }
+        };
+        let (mo, mn) = (matches(&old), matches(&new));
+        let old_out = self.project(&old)?;
+        let new_out = self.project(&new)?;
+        let (n_old, n_new) = (old.num_rows(), new.num_rows());
+        // (from new?, row, kind)
+        let mut picks: Vec<(bool, u32, &'static str)> = Vec::new();
+        let (mut i, mut j) = (0usize, 0usize);
+        while i < n_old || j < n_new {
+            let c = if i == n_old {
+                std::cmp::Ordering::Greater
+            } else if j == n_new {
+                std::cmp::Ordering::Less
+            } else {
+                keys.row(i).cmp(&keys.row(n_old + j))
+            };
+            match c {
+                std::cmp::Ordering::Less => {
+                    if mo[i] {
+                        picks.push((false, i as u32, "-D"));
+                    }
+                    i += 1;
+                }
+                std::cmp::Ordering::Greater => {
+                    if mn[j] {
+                        picks.push((true, j as u32, "+I"));
+                    }
+                    j += 1;
+                }
+                std::cmp::Ordering::Equal => {
+                    match (mo[i], mn[j]) {
+                        (true, true) => {
+                            if !merge::rows_equal(&old_out, i, &new_out, j) {
+                                picks.push((false, i as u32, "-U"));
+                                picks.push((true, j as u32, "+U"));
+                            }
+                        }
+                        (true, false) => picks.push((false, i as u32, "-D")),
+                        (false, true) => picks.push((true, j as u32, "+I")),
+                        (false, false) => {}
+                    }
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        // In runs of one source, keeping the order of the changes.
+        let mut out = Vec::new();
+        let mut k = 0;
+        while k < picks.len() {
+            let from_new = picks[k].0;
+            let mut rows = Vec::new();
+            let mut kinds = Vec::new();
+            while k < picks.len() && picks[k].0 == from_new {
+                rows.push(picks[k].1);
+                kinds.push(picks[k].2);
+                k += 1;
+            }
+            let src = if from_new { &new_out } else { &old_out };
+            out.push((merge::take_rows(src, rows)?, Some(kinds)));
+        }
+        Ok(out)
+    }
+}
+
+/// A unit of work: one file group, or one file.
+enum Task {
+    /// Files read one after the other, rows as they are; for change reads, with the kind given.
+    Files(Vec<DataFile>, Option<&'static [u8; 2]>),
+    /// A keyed file group, merged.
+    Merge(Vec<DataFile>),
+    /// A keyed file group's files at both ends of a change range.
+    Diff(Vec<DataFile>, Vec<DataFile>),
+}
+
+/// A scan: a stream of record batches in bounded memory (one file group at a time).
+pub struct Scan {
+    plan: Plan,
+    tasks: VecDeque<Task>,
+    pending: VecDeque<RecordBatch>,
+    changes: bool,
+    schema: SchemaRef,
+}
+
+impl Scan {
+    fn new(plan: Plan, tasks: VecDeque<Task>, changes: bool) -> Scan {
+        let mut fields: Vec<Field> = Vec::new();
+        if changes {
+            fields.push(Field::new(ROW_KIND_COLUMN, ArrowType::Utf8, false));
+        }
+        fields.extend(
+            plan.output
+                .iter()
+                .map(|&p| plan.schema.columns[p].arrow_field()),
+        );
+        Scan {
+            plan,
+            tasks,
+            pending: VecDeque::new(),
+            changes,
+            schema: Arc::new(Schema::new(fields)),
+        }
+    }
+
+    /// The schema of every batch.
+    pub fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+
+    /// The table's schema (with types and keys) that this scan reads.
+    pub fn table_schema(&self) -> &TableSchema {
+        &self.plan.schema
+    }
+
+    /// The number of file groups or files still to read.
+    pub fn remaining_tasks(&self) -> usize {
+        self.tasks.len()
+    }
+
+    fn emit(&mut self, batch: RecordBatch, kinds: Option<Vec<&'static str>>) -> Result<()> {
+        if batch.num_rows() == 0 {
+            return Ok(());
+        }
+        let batch = if self.changes {
+            let kinds: ArrayRef = Arc::new(StringArray::from(kinds.expect("change kinds")));
+            let mut columns = vec![kinds];
+            columns.extend(batch.columns().iter().cloned());
+            RecordBatch::try_new(self.schema.clone(), columns)?
+        } else {
+            RecordBatch::try_new(self.schema.clone(), batch.columns().to_vec())?
+        };
+        let mut offset = 0;
+        while offset < batch.num_rows() {
+            let len = BATCH_SIZE.min(batch.num_rows() - offset);
+            self.pending.push_back(batch.slice(offset, len));
+            offset += len;
+        }
+        Ok(())
+    }
+}
+
+impl Iterator for Scan {
+    type Item = Result<RecordBatch>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(b) = self.pending.pop_front() {
+                return Some(Ok(b));
+            }
+            let task = self.tasks.pop_front()?;
+            match self.plan.run(task) {
+                Ok(parts) => {
+                    for (batch, kinds) in parts {
+                        if let Err(e) = self.emit(batch, kinds) {
+                            return Some(Err(e));
+                        }
+                    }
+                }
+                Err(e) => {
+                    self.tasks.clear();
+                    return Some(Err(e));
+                }
+            }
+        }
+    }
+}
