@@ -432,10 +432,11 @@ impl MetadataDir {
             let entry = entry.map_err(|e| Error::io(&dir, e))?;
             let name = entry.file_name();
             let name = name.to_string_lossy();
-            if let Some(stem) = name.strip_suffix(".json") {
-                if stem.len() == 20 && stem.bytes().all(|b| b.is_ascii_digit()) {
-                    ids.push(stem.parse().expect("20 digits"));
-                }
+            if let Some(stem) = name.strip_suffix(".json")
+                && stem.len() == 20
+                && stem.bytes().all(|b| b.is_ascii_digit())
+            {
+                ids.push(stem.parse().expect("20 digits"));
             }
         }
         ids.sort_unstable();
@@ -539,20 +540,20 @@ impl MetadataDir {
         commits.reverse();
         let mut state = start.unwrap_or_default();
         let mut iter = commits.into_iter().peekable();
-        if let Some(first) = iter.peek() {
-            if first.kind == CommitKind::Rollback {
-                let r = iter.next().expect("peeked");
-                state = match self.checkpoint(r.id) {
-                    Ok(s) => s,
-                    Err(_) => {
-                        let mut s = self.state(r.base_commit_id)?;
-                        s.commit_id = r.id;
-                        s.timestamp_millis = r.timestamp_millis;
-                        s.schema_id = r.schema_id;
-                        s
-                    }
-                };
-            }
+        if let Some(first) = iter.peek()
+            && first.kind == CommitKind::Rollback
+        {
+            let r = iter.next().expect("peeked");
+            state = match self.checkpoint(r.id) {
+                Ok(s) => s,
+                Err(_) => {
+                    let mut s = self.state(r.base_commit_id)?;
+                    s.commit_id = r.id;
+                    s.timestamp_millis = r.timestamp_millis;
+                    s.schema_id = r.schema_id;
+                    s
+                }
+            };
         }
         for commit in iter {
             apply(&mut state, &commit, &self.commit_path(commit.id))?;

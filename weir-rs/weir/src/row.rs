@@ -101,17 +101,22 @@ impl<'a> Row<'a> {
         } else {
             self.big_timestamp(pos)?
         };
-        match t.precision {
-            0..=3 => Some(millis),
-            4..=6 => millis.checked_mul(1000)?.checked_add((nanos / 1000) as i64),
-            _ => millis.checked_mul(1_000_000)?.checked_add(nanos as i64),
-        }
+        // In 128 bits: millis × 10^6 overflows at the low end of the range, the sum does not.
+        let count = match t.precision {
+            0..=3 => millis as i128,
+            4..=6 => millis as i128 * 1000 + (nanos / 1000) as i128,
+            _ => millis as i128 * 1_000_000 + nanos as i128,
+        };
+        i64::try_from(count).ok()
     }
 }
 
 /// Rows of one file, viewed through `Row`.
 pub trait RowSource {
     fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
     fn row(&self, i: usize) -> &[u8];
     /// The file offset to name in an error about row `i`.
     fn offset_of(&self, i: usize) -> u64;

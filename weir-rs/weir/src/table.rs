@@ -111,10 +111,10 @@ impl Table {
         let plan = Plan::new(self, schema, columns, filter, &state)?;
         let mut tasks = VecDeque::new();
         for (group, files) in state.file_groups() {
-            if let Some(b) = &plan.filter {
-                if !b.partition_might_match(&plan.schema, &group.0)? {
-                    continue;
-                }
+            if let Some(b) = &plan.filter
+                && !b.partition_might_match(&plan.schema, &group.0)?
+            {
+                continue;
             }
             plan.snapshot_tasks(files, &mut tasks);
         }
@@ -376,12 +376,11 @@ impl Plan {
         if !self.keyed || base_only {
             // Every row stands alone: file by file, pruned by statistics.
             for f in files {
-                if f.kind == FileKind::Base {
-                    if let Some(b) = &self.filter {
-                        if !b.file_might_match(&self.schema, &f) {
-                            continue;
-                        }
-                    }
+                if f.kind == FileKind::Base
+                    && let Some(b) = &self.filter
+                    && !b.file_might_match(&self.schema, &f)
+                {
+                    continue;
                 }
                 tasks.push_back(Task::Files(vec![f], None));
             }
@@ -424,7 +423,7 @@ impl Plan {
         Ok(batch.project(&(0..self.output.len()).collect::<Vec<_>>())?)
     }
 
-    fn run(&self, task: Task) -> Result<Vec<(RecordBatch, Option<Vec<&'static str>>)>> {
+    fn run(&self, task: Task) -> Result<Vec<Output>> {
         match task {
             Task::Files(files, kind) => {
                 let decoded = self.decode(&files)?;
@@ -442,11 +441,7 @@ impl Plan {
     }
 
     /// Net changes of one file group between two states (docs/format.md §7.3).
-    fn diff(
-        &self,
-        before: &[DataFile],
-        after: &[DataFile],
-    ) -> Result<Vec<(RecordBatch, Option<Vec<&'static str>>)>> {
+    fn diff(&self, before: &[DataFile], after: &[DataFile]) -> Result<Vec<Output>> {
         let empty = || RecordBatch::new_empty(schema_of(&self.schema, &self.needed));
         let old = if before.is_empty() {
             empty()
@@ -534,6 +529,9 @@ impl Plan {
         Ok(out)
     }
 }
+
+/// Rows produced by a task, with their row kinds in change reads.
+type Output = (RecordBatch, Option<Vec<&'static str>>);
 
 /// A unit of work: one file group, or one file.
 enum Task {

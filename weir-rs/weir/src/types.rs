@@ -43,11 +43,12 @@ impl DataType {
         let mut nullable = true;
         if let Some(rest) = s.strip_suffix("NULL") {
             let rest = rest.trim_end();
-            if let Some(rest) = rest.strip_suffix("NOT") {
-                if rest.len() < s.len() - 4 && rest.ends_with(char::is_whitespace) {
-                    nullable = false;
-                    s = rest.trim_end();
-                }
+            if let Some(rest) = rest.strip_suffix("NOT")
+                && rest.len() < s.len() - 4
+                && rest.ends_with(char::is_whitespace)
+            {
+                nullable = false;
+                s = rest.trim_end();
             }
         }
         let (name, args) = match s.find('(') {
@@ -104,7 +105,7 @@ impl DataType {
             Decimal if !(1..=38).contains(&precision) || sc > precision => {
                 return Err(err("precision must be 1..38 and scale 0..precision"));
             }
-            Char | VarChar | Binary | VarBinary if precision < 1 || precision > MAX_LENGTH => {
+            Char | VarChar | Binary | VarBinary if !(1..=MAX_LENGTH).contains(&precision) => {
                 return Err(err("length must be >= 1"));
             }
             Time | Timestamp | TimestampLtz if precision > 9 => {

@@ -71,11 +71,12 @@ impl Value {
                 let (m, n) = text.rsplit_once('.').ok_or_else(bad)?;
                 let millis: i64 = m.parse().map_err(|_| bad())?;
                 let nanos: i64 = n.parse().map_err(|_| bad())?;
-                Value::Int(match t.precision {
-                    0..=3 => millis,
-                    4..=6 => millis * 1000 + nanos / 1000,
-                    _ => millis * 1_000_000 + nanos,
-                })
+                let count = match t.precision {
+                    0..=3 => millis as i128,
+                    4..=6 => millis as i128 * 1000 + (nanos / 1000) as i128,
+                    _ => millis as i128 * 1_000_000 + nanos as i128,
+                };
+                Value::Int(i64::try_from(count).map_err(|_| bad())?)
             }
         })
     }
