@@ -3,10 +3,9 @@
 
 use std::path::PathBuf;
 
-use arrow_array::ffi::FFI_ArrowSchema;
-use arrow_array::ffi_stream::FFI_ArrowArrayStream;
-use arrow_array::{RecordBatch, RecordBatchReader};
-use arrow_schema::{ArrowError, SchemaRef};
+use arrow_array::ffi::{FFI_ArrowSchema, to_ffi};
+use arrow_array::{Array, StructArray};
+use arrow_schema::SchemaRef;
 use pyo3::exceptions::{PyFileNotFoundError, PyIOError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
@@ -32,31 +31,64 @@ fn to_py(e: weir::Error) -> PyErr {
     }
 }
 
-/// A scan as an Arrow `RecordBatchReader`.
-struct Reader {
-    scan: weir::Scan,
+/// A scan, read batch by batch from Python: each batch leaves through the Arrow C data interface
+/// (a schema and an array capsule), and errors keep their Python types.
+#[pyclass(module = "weir._weir")]
+struct BatchStream {
+    scan: Option<weir::Scan>,
     schema: SchemaRef,
 }
 
-impl Iterator for Reader {
-    type Item = Result<RecordBatch, ArrowError>;
-    fn next(&mut self) -> Option<Self::Item> {
-        self.scan
-            .next()
-            .map(|r| r.map_err(|e| ArrowError::ExternalError(Box::new(e))))
+fn schema_capsule<'py>(
+    py: Python<'py>,
+    schema: &arrow_schema::Schema,
+) -> PyResult<Bound<'py, PyCapsule>> {
+    let ffi = FFI_ArrowSchema::try_from(schema).map_err(|e| WeirError::new_err(e.to_string()))?;
+    PyCapsule::new_with_value(py, ffi, c"arrow_schema")
+}
+
+#[pymethods]
+impl BatchStream {
+    /// The Arrow schema capsule of every batch.
+    fn schema<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+        schema_capsule(py, &self.schema)
+    }
+
+    /// The next batch as (schema capsule, array capsule), or None at the end.
+    fn next_batch<'py>(
+        &mut self,
+        py: Python<'py>,
+    ) -> PyResult<Option<(Bound<'py, PyCapsule>, Bound<'py, PyCapsule>)>> {
+        let Some(scan) = self.scan.as_mut() else {
+            return Ok(None);
+        };
+        match py.detach(|| scan.next()) {
+            None => {
+                self.scan = None;
+                Ok(None)
+            }
+            Some(Err(e)) => {
+                self.scan = None;
+                Err(to_py(e))
+            }
+            Some(Ok(batch)) => {
+                let data = StructArray::from(batch).into_data();
+                let (array, schema) =
+                    to_ffi(&data).map_err(|e| WeirError::new_err(e.to_string()))?;
+                Ok(Some((
+                    PyCapsule::new_with_value(py, schema, c"arrow_schema")?,
+                    PyCapsule::new_with_value(py, array, c"arrow_array")?,
+                )))
+            }
+        }
     }
 }
 
-impl RecordBatchReader for Reader {
-    fn schema(&self) -> SchemaRef {
-        self.schema.clone()
+fn stream(scan: weir::Scan) -> BatchStream {
+    BatchStream {
+        schema: scan.schema(),
+        scan: Some(scan),
     }
-}
-
-fn stream_capsule(py: Python<'_>, scan: weir::Scan) -> PyResult<Bound<'_, PyCapsule>> {
-    let schema = scan.schema();
-    let stream = FFI_ArrowArrayStream::new(Box::new(Reader { scan, schema }));
-    PyCapsule::new_with_value(py, stream, c"arrow_array_stream")
 }
 
 fn literal(v: &Json) -> PyResult<Literal> {
@@ -206,7 +238,7 @@ impl Table {
         ))
     }
 
-    /// An Arrow C stream capsule of a snapshot's rows.
+    /// A snapshot's rows.
     #[pyo3(signature = (columns=None, filter=None, snapshot_id=None, as_of_millis=None))]
     fn scan<'py>(
         &self,
@@ -215,7 +247,7 @@ impl Table {
         filter: Option<&str>,
         snapshot_id: Option<i64>,
         as_of_millis: Option<i64>,
-    ) -> PyResult<Bound<'py, PyCapsule>> {
+    ) -> PyResult<BatchStream> {
         let spec = match (snapshot_id, as_of_millis) {
             (Some(_), Some(_)) => {
                 return Err(PyValueError::new_err(
@@ -230,10 +262,10 @@ impl Table {
         let scan = py
             .detach(|| self.inner.scan(columns.as_deref(), filter.as_ref(), spec))
             .map_err(to_py)?;
-        stream_capsule(py, scan)
+        Ok(stream(scan))
     }
 
-    /// An Arrow C stream capsule of the changes in (from_commit, to_commit].
+    /// The changes in (from_commit, to_commit].
     #[pyo3(signature = (from_commit, to_commit, columns=None, filter=None))]
     fn changes<'py>(
         &self,
@@ -242,7 +274,7 @@ impl Table {
         to_commit: i64,
         columns: Option<Vec<String>>,
         filter: Option<&str>,
-    ) -> PyResult<Bound<'py, PyCapsule>> {
+    ) -> PyResult<BatchStream> {
         let filter = parse_filter(filter)?;
         let scan = py
             .detach(|| {
@@ -250,13 +282,14 @@ impl Table {
                     .changes(from_commit, to_commit, columns.as_deref(), filter.as_ref())
             })
             .map_err(to_py)?;
-        stream_capsule(py, scan)
+        Ok(stream(scan))
     }
 }
 
 #[pymodule]
 fn _weir(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Table>()?;
+    m.add_class::<BatchStream>()?;
     m.add("WeirError", m.py().get_type::<WeirError>())?;
     m.add("CorruptFileError", m.py().get_type::<CorruptFileError>())?;
     m.add(
