@@ -1,12 +1,14 @@
 //! Base files (docs/format.md §5): Parquet read with the arrow-rs `parquet` crate.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
 use arrow_schema::{Schema, SchemaRef};
 use parquet::arrow::ProjectionMask;
-use parquet::arrow::arrow_reader::{ArrowReaderOptions, ParquetRecordBatchReaderBuilder};
+use parquet::arrow::arrow_reader::{
+    ArrowReaderOptions, ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder,
+};
 
 use crate::error::{Error, Result};
 use crate::types::Column;
@@ -29,6 +31,41 @@ pub fn read_base(
     positions: &[usize],
     schema: &SchemaRef,
 ) -> Result<Vec<RecordBatch>> {
+    open_base(path, columns, positions, schema)?.collect()
+}
+
+/// The batches of a base file, decoded as they are pulled (one row group's pages at a time).
+pub struct BaseBatches {
+    path: PathBuf,
+    reader: ParquetRecordBatchReader,
+    order: Vec<usize>,
+    schema: SchemaRef,
+}
+
+impl Iterator for BaseBatches {
+    type Item = Result<RecordBatch>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let batch = match self.reader.next()? {
+            Ok(b) => b,
+            Err(e) => return Some(Err(parquet_error(&self.path, e))),
+        };
+        let arrays = self
+            .order
+            .iter()
+            .map(|&i| batch.column(i).clone())
+            .collect();
+        Some(RecordBatch::try_new(self.schema.clone(), arrays).map_err(Error::from))
+    }
+}
+
+/// Opens a base file for reading the columns at `positions`; checks its footer first.
+pub fn open_base(
+    path: &Path,
+    columns: &[Column],
+    positions: &[usize],
+    schema: &SchemaRef,
+) -> Result<BaseBatches> {
     let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
     let full = Arc::new(Schema::new(
         columns.iter().map(|c| c.arrow_field()).collect::<Vec<_>>(),
@@ -48,17 +85,16 @@ pub fn read_base(
     // The projection yields columns in file order; put them in the requested order.
     let mut sorted: Vec<usize> = positions.to_vec();
     sorted.sort_unstable();
-    let order: Vec<usize> = positions
+    let order = positions
         .iter()
         .map(|p| sorted.binary_search(p).expect("present"))
         .collect();
-    let mut out = Vec::new();
-    for batch in reader {
-        let batch = batch.map_err(|e| parquet_error(path, e))?;
-        let arrays = order.iter().map(|&i| batch.column(i).clone()).collect();
-        out.push(RecordBatch::try_new(schema.clone(), arrays)?);
-    }
-    Ok(out)
+    Ok(BaseBatches {
+        path: path.to_path_buf(),
+        reader,
+        order,
+        schema: schema.clone(),
+    })
 }
 
 /// The footer's columns must be the table's, by name and field id (docs/format.md §5.1).

@@ -8,7 +8,7 @@ use arrow_array::{ArrayRef, RecordBatch, StringArray};
 use arrow_schema::{DataType as ArrowType, Field, Schema, SchemaRef};
 use arrow_select::filter::filter_record_batch;
 
-use crate::base::BATCH_SIZE;
+use crate::base::{BATCH_SIZE, BaseBatches};
 use crate::error::{Error, Result};
 use crate::expr::{Bound, Expr};
 use crate::merge::{self, Decoded, schema_of};
@@ -389,6 +389,15 @@ impl Plan {
         }
     }
 
+    fn open_base(&self, f: &DataFile) -> Result<BaseBatches> {
+        crate::base::open_base(
+            &self.location.join(&f.path),
+            &self.schema.columns,
+            &self.needed,
+            &schema_of(&self.schema, &self.needed),
+        )
+    }
+
     fn index_in_needed(&self, p: usize) -> usize {
         self.needed.iter().position(|&q| q == p).expect("needed")
     }
@@ -547,6 +556,8 @@ enum Task {
 pub struct Scan {
     plan: Plan,
     tasks: VecDeque<Task>,
+    /// The base file being read, batch by batch, with the row kind of its rows in change reads.
+    current: Option<(BaseBatches, Option<&'static str>)>,
     pending: VecDeque<RecordBatch>,
     changes: bool,
     schema: SchemaRef,
@@ -566,6 +577,7 @@ impl Scan {
         Scan {
             plan,
             tasks,
+            current: None,
             pending: VecDeque::new(),
             changes,
             schema: Arc::new(Schema::new(fields)),
@@ -617,7 +629,42 @@ impl Iterator for Scan {
             if let Some(b) = self.pending.pop_front() {
                 return Some(Ok(b));
             }
+            if let Some((batches, kind)) = self.current.as_mut() {
+                let kind = *kind;
+                let step = match batches.next() {
+                    None => {
+                        self.current = None;
+                        continue;
+                    }
+                    Some(batch) => batch.and_then(|b| {
+                        let out = self.plan.project(&self.plan.filtered(b)?)?;
+                        let kinds = kind.map(|k| vec![k; out.num_rows()]);
+                        self.emit(out, kinds)
+                    }),
+                };
+                if let Err(e) = step {
+                    self.current = None;
+                    self.tasks.clear();
+                    return Some(Err(e));
+                }
+                continue;
+            }
             let task = self.tasks.pop_front()?;
+            if let Task::Files(files, kind) = &task {
+                if let [f] = files.as_slice() {
+                    if f.kind == FileKind::Base {
+                        let kind = kind.map(|k| if k == b"-D" { "-D" } else { "+I" });
+                        match self.plan.open_base(f) {
+                            Ok(b) => self.current = Some((b, kind)),
+                            Err(e) => {
+                                self.tasks.clear();
+                                return Some(Err(e));
+                            }
+                        }
+                        continue;
+                    }
+                }
+            }
             match self.plan.run(task) {
                 Ok(parts) => {
                     for (batch, kinds) in parts {
