@@ -650,20 +650,19 @@ impl Iterator for Scan {
                 continue;
             }
             let task = self.tasks.pop_front()?;
-            if let Task::Files(files, kind) = &task {
-                if let [f] = files.as_slice() {
-                    if f.kind == FileKind::Base {
-                        let kind = kind.map(|k| if k == b"-D" { "-D" } else { "+I" });
-                        match self.plan.open_base(f) {
-                            Ok(b) => self.current = Some((b, kind)),
-                            Err(e) => {
-                                self.tasks.clear();
-                                return Some(Err(e));
-                            }
-                        }
-                        continue;
+            if let Task::Files(files, kind) = &task
+                && let [f] = files.as_slice()
+                && f.kind == FileKind::Base
+            {
+                let kind = kind.map(|k| if k == b"-D" { "-D" } else { "+I" });
+                match self.plan.open_base(f) {
+                    Ok(b) => self.current = Some((b, kind)),
+                    Err(e) => {
+                        self.tasks.clear();
+                        return Some(Err(e));
                     }
                 }
+                continue;
             }
             match self.plan.run(task) {
                 Ok(parts) => {
