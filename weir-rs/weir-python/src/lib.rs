@@ -98,7 +98,10 @@ fn literal(v: &Json) -> PyResult<Literal> {
     Ok(match t {
         "bool" => Literal::Bool(x.as_bool().ok_or_else(bad)?),
         "int" => Literal::Int(x.as_i64().ok_or_else(bad)?),
-        "float" => Literal::Float(x.as_f64().ok_or_else(bad)?),
+        "float" => Literal::Float(match x.as_str() {
+            Some(text) => text.parse().map_err(|_| bad())?,
+            None => x.as_f64().ok_or_else(bad)?,
+        }),
         "str" => Literal::Str(x.as_str().ok_or_else(bad)?.to_string()),
         "bytes" => Literal::Bytes(
             x.as_array()

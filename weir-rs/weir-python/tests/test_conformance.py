@@ -28,6 +28,11 @@ def test_snapshots_and_changes_match_the_flink_source(corpus: Path, name: str) -
     for a, b in manifest["changes"]:
         got = lines(t.changes(a, b).to_arrow(), with_kind=True)
         assert got == _expected(d / f"expected/changes-{a}-{b}.jsonl"), f"{name} changes ({a}, {b}]"
+    p = manifest.get("projected_changes")
+    if p:
+        a, b = p["range"]
+        got = lines(t.changes(a, b, columns=p["columns"]).to_arrow(), with_kind=True)
+        assert got == _expected(d / f"expected/projected-changes-{a}-{b}.jsonl")
 
 
 def test_as_of_reads_the_snapshot_current_at_that_time(corpus: Path) -> None:

@@ -180,6 +180,23 @@ fn check(name: &str) {
             "{name} changes ({from}, {to}]"
         );
     }
+    if let Some(p) = m.get("projected_changes") {
+        let columns: Vec<String> = p["columns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap().to_string())
+            .collect();
+        let (from, to) = (p["range"][0].as_i64().unwrap(), p["range"][1].as_i64().unwrap());
+        let batches: Vec<RecordBatch> = table
+            .changes(from, to, Some(&columns), None)
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let want = expected(&dir.join(format!("expected/projected-changes-{from}-{to}.jsonl")));
+        assert!(!want.is_empty());
+        assert_eq!(lines(&batches, Some(0)), want, "{name} projected changes ({from}, {to}]");
+    }
     // The latest snapshot is the last one, also by time.
     let latest = *snapshots.last().unwrap();
     assert_eq!(table.latest_commit_id().unwrap(), latest);

@@ -20,7 +20,8 @@ def _literal(value: Any) -> dict:
     if isinstance(value, int):
         return {"t": "int", "v": value}
     if isinstance(value, float):
-        return {"t": "float", "v": value}
+        # As text: JSON has no NaN or infinities; repr is exact (the shortest round-trip form).
+        return {"t": "float", "v": repr(value)}
     if isinstance(value, str):
         return {"t": "str", "v": value}
     if isinstance(value, (bytes, bytearray)):

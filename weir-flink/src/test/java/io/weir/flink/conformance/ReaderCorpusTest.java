@@ -102,6 +102,7 @@ class ReaderCorpusTest {
                         .partitionKeys("region")
                         .build();
         CorpusTable t = new CorpusTable(root, "keyed_all_types", keyed, Map.of("bucket", "2"));
+        t.projection = List.of("c_string", "id", "c_boolean");
         t.randomCommit(random, 80, 60, 0);
         t.randomCommit(random, 80, 60, 4);
         t.compact();
@@ -207,6 +208,9 @@ class ReaderCorpusTest {
         final Path dir;
         final RowType type;
         final List<Object[]> keys = new ArrayList<>();
+
+        /** Columns of a projected change read over the whole retained range, or null. */
+        List<String> projection;
 
         /** Values of some columns drawn from a few, so that partitions stay few. */
         final Map<String, java.util.function.Function<Random, Object>> overrides =
@@ -321,6 +325,9 @@ class ReaderCorpusTest {
                 ranges.add(new long[] {s, s + 1});
             }
             ranges.add(new long[] {first, latest});
+            if (first == 1) {
+                ranges.add(new long[] {0, latest}); // from the empty table
+            }
             for (int i = 0; i < ranges.size(); i++) {
                 long[] range = ranges.get(i);
                 List<String> rows =
@@ -337,7 +344,32 @@ class ReaderCorpusTest {
                         .append(range[1])
                         .append("]");
             }
-            manifest.append("]}\n");
+            manifest.append("]");
+            if (projection != null) {
+                // A projected change read: -U/+U only where a selected column changed.
+                RowType projected = type.project(positions(projection));
+                List<String> rows =
+                        read(
+                                WeirSource.builder()
+                                        .location(location())
+                                        .select(projection)
+                                        .incrementalBetween(first, latest)
+                                        .build(),
+                                projected);
+                write(
+                        expected.resolve("projected-changes-" + first + "-" + latest + ".jsonl"),
+                        rows);
+                manifest.append(", \"projected_changes\": {\"columns\": [");
+                for (int i = 0; i < projection.size(); i++) {
+                    manifest.append(i == 0 ? "\"" : ", \"").append(projection.get(i)).append('"');
+                }
+                manifest.append("], \"range\": [")
+                        .append(first)
+                        .append(", ")
+                        .append(latest)
+                        .append("]}");
+            }
+            manifest.append("}\n");
             Files.writeString(expected.resolve("manifest.json"), manifest);
         }
 
@@ -354,7 +386,15 @@ class ReaderCorpusTest {
             return dir.resolve("table").toString();
         }
 
+        private int[] positions(List<String> names) {
+            return names.stream().mapToInt(type::indexOf).toArray();
+        }
+
         private List<String> read(WeirSource source) throws Exception {
+            return read(source, type);
+        }
+
+        private List<String> read(WeirSource source, RowType rowType) throws Exception {
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
             env.setRuntimeMode(RuntimeExecutionMode.BATCH);
             env.setParallelism(2);
@@ -362,7 +402,7 @@ class ReaderCorpusTest {
             try (CloseableIterator<RowData> it =
                     env.fromSource(source, WatermarkStrategy.noWatermarks(), "weir")
                             .executeAndCollect()) {
-                it.forEachRemaining(r -> rows.add(ConformanceRows.render(r, type)));
+                it.forEachRemaining(r -> rows.add(ConformanceRows.render(r, rowType)));
             }
             rows.sort(Comparator.naturalOrder());
             return rows;
