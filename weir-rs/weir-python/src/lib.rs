@@ -2,6 +2,7 @@
 //! leave through the Arrow C stream interface (PyCapsules), so any Arrow library can take them.
 
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 use arrow_array::ffi::{FFI_ArrowSchema, to_ffi};
 use arrow_array::{Array, StructArray};
@@ -35,7 +36,8 @@ fn to_py(e: weir::Error) -> PyErr {
 /// (a schema and an array capsule), and errors keep their Python types.
 #[pyclass(module = "weir._weir")]
 struct BatchStream {
-    scan: Option<weir::Scan>,
+    /// None once the scan ended or failed. A mutex: Python may call from any thread.
+    scan: Mutex<Option<weir::Scan>>,
     schema: SchemaRef,
 }
 
@@ -56,21 +58,20 @@ impl BatchStream {
 
     /// The next batch as (schema capsule, array capsule), or None at the end.
     fn next_batch<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
     ) -> PyResult<Option<(Bound<'py, PyCapsule>, Bound<'py, PyCapsule>)>> {
-        let Some(scan) = self.scan.as_mut() else {
-            return Ok(None);
-        };
-        match py.detach(|| scan.next()) {
-            None => {
-                self.scan = None;
-                Ok(None)
+        let next = py.detach(|| {
+            let mut guard = self.scan.lock().unwrap_or_else(|e| e.into_inner());
+            let next = guard.as_mut().and_then(|scan| scan.next());
+            if !matches!(next, Some(Ok(_))) {
+                *guard = None;
             }
-            Some(Err(e)) => {
-                self.scan = None;
-                Err(to_py(e))
-            }
+            next
+        });
+        match next {
+            None => Ok(None),
+            Some(Err(e)) => Err(to_py(e)),
             Some(Ok(batch)) => {
                 let data = StructArray::from(batch).into_data();
                 let (array, schema) =
@@ -87,7 +88,7 @@ impl BatchStream {
 fn stream(scan: weir::Scan) -> BatchStream {
     BatchStream {
         schema: scan.schema(),
-        scan: Some(scan),
+        scan: Mutex::new(Some(scan)),
     }
 }
 

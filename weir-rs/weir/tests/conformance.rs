@@ -187,7 +187,10 @@ fn check(name: &str) {
             .iter()
             .map(|c| c.as_str().unwrap().to_string())
             .collect();
-        let (from, to) = (p["range"][0].as_i64().unwrap(), p["range"][1].as_i64().unwrap());
+        let (from, to) = (
+            p["range"][0].as_i64().unwrap(),
+            p["range"][1].as_i64().unwrap(),
+        );
         let batches: Vec<RecordBatch> = table
             .changes(from, to, Some(&columns), None)
             .unwrap()
@@ -195,7 +198,11 @@ fn check(name: &str) {
             .unwrap();
         let want = expected(&dir.join(format!("expected/projected-changes-{from}-{to}.jsonl")));
         assert!(!want.is_empty());
-        assert_eq!(lines(&batches, Some(0)), want, "{name} projected changes ({from}, {to}]");
+        assert_eq!(
+            lines(&batches, Some(0)),
+            want,
+            "{name} projected changes ({from}, {to}]"
+        );
     }
     // The latest snapshot is the last one, also by time.
     let latest = *snapshots.last().unwrap();
