@@ -8,16 +8,20 @@
 //! ```
 
 pub mod base;
+mod changes;
 pub mod error;
 pub mod expr;
+mod json;
 pub mod log;
 pub mod merge;
 pub mod metadata;
 pub mod row;
+pub mod scan;
 pub mod table;
 pub mod types;
 pub mod value;
 
 pub use error::{Error, Result};
 pub use expr::{Expr, Literal, Op};
-pub use table::{ROW_KIND_COLUMN, Scan, SnapshotInfo, SnapshotSpec, Table};
+pub use scan::Scan;
+pub use table::{ROW_KIND_COLUMN, SnapshotInfo, SnapshotSpec, Table};
