@@ -4,6 +4,7 @@ import io.weir.data.BinaryRow;
 import io.weir.data.BinaryRowWriter;
 import io.weir.data.RowKind;
 import io.weir.options.LogCodec;
+import io.weir.testing.ProjectDocs;
 import io.weir.types.DataTypes;
 import io.weir.types.RowType;
 
@@ -48,7 +49,7 @@ class LogFileFormatExampleTest {
 
     /** The bytes of the example, checking that each line's offset follows the previous line. */
     private static byte[] documentedBytes() throws IOException {
-        List<String> lines = Files.readAllLines(formatDoc());
+        List<String> lines = Files.readAllLines(ProjectDocs.path("format.md"));
         int begin = indexOfPrefix(lines, BEGIN);
         int end = indexOfPrefix(lines, END);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -74,17 +75,5 @@ class LogFileFormatExampleTest {
             }
         }
         throw new AssertionError("docs/format.md has no line starting with " + prefix);
-    }
-
-    /** docs/format.md of the project, found from the working directory (the module's). */
-    private static Path formatDoc() {
-        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-            Path doc = p.resolve("docs/format.md");
-            if (Files.isRegularFile(doc)) {
-                return doc;
-            }
-        }
-        throw new AssertionError(
-                "Cannot find docs/format.md above " + Path.of("").toAbsolutePath());
     }
 }

@@ -1,0 +1,27 @@
+//! Reads Weir tables (docs/format.md) without Flink: snapshots and changes as Arrow record batches.
+//!
+//! ```no_run
+//! let table = weir::Table::open("/data/orders").unwrap();
+//! for batch in table.scan(None, None, weir::SnapshotSpec::Latest).unwrap() {
+//!     println!("{} rows", batch.unwrap().num_rows());
+//! }
+//! ```
+
+pub mod base;
+mod changes;
+pub mod error;
+pub mod expr;
+mod json;
+pub mod log;
+pub mod merge;
+pub mod metadata;
+pub mod row;
+pub mod scan;
+pub mod table;
+pub mod types;
+pub mod value;
+
+pub use error::{Error, Result};
+pub use expr::{Expr, Literal, Op};
+pub use scan::Scan;
+pub use table::{ROW_KIND_COLUMN, SnapshotInfo, SnapshotSpec, Table};

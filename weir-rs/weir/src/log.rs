@@ -1,0 +1,326 @@
+//! Log files (docs/format.md §4): every check of §4.4, then the rows' bytes.
+
+use std::path::Path;
+
+use crate::error::{Error, Result};
+
+const FILE_MAGIC: &[u8; 4] = b"WLOG";
+const BLOCK_MAGIC: &[u8; 4] = b"WBLK";
+const FOOTER_MAGIC: &[u8; 4] = b"WEND";
+const MAX_RAW_SIZE: u32 = 1 << 30;
+
+/// The smallest row of `n` fields: header, null bits and slots (docs/format.md §4.1).
+pub fn min_row_size(n: u32) -> u64 {
+    ((n as u64 + 63 + 8) / 64) * 8 + 8 * n as u64
+}
+
+/// The records of a log file: decompressed blocks and where each row lies in them.
+#[derive(Debug, Default)]
+pub struct LogRecords {
+    pub blocks: Vec<Vec<u8>>,
+    /// The file offset of each block, for errors about its rows.
+    pub block_offsets: Vec<u64>,
+    /// (block, offset of the row in the block, row length), in file order.
+    pub rows: Vec<(u32, u32, u32)>,
+}
+
+impl LogRecords {
+    pub fn row(&self, i: usize) -> &[u8] {
+        let (b, off, len) = self.rows[i];
+        &self.blocks[b as usize][off as usize..(off + len) as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+}
+
+fn u32_at(b: &[u8], off: usize) -> u32 {
+    u32::from_le_bytes(b[off..off + 4].try_into().expect("4 bytes"))
+}
+
+/// Reads and verifies a whole log file whose rows have `field_count` fields.
+pub fn read_log(path: &Path, field_count: u32) -> Result<LogRecords> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    parse_log(path, &bytes, field_count)
+}
+
+/// Verifies `bytes`, the content of the log file `path`, and returns its records.
+pub fn parse_log(path: &Path, bytes: &[u8], field_count: u32) -> Result<LogRecords> {
+    let corrupt = |off: usize, msg: String| Error::corrupt(path, off as u64, msg);
+    let len = bytes.len();
+    if len < 8 {
+        return Err(corrupt(
+            0,
+            format!("truncated: {len} bytes, a log file has at least 28"),
+        ));
+    }
+    if &bytes[0..4] != FILE_MAGIC {
+        return Err(corrupt(
+            0,
+            "not a Weir log file: the magic is not WLOG".into(),
+        ));
+    }
+    let version = u32_at(bytes, 4);
+    if version != 1 {
+        return Err(corrupt(
+            4,
+            format!("unknown log format version {version} (this reader reads 1)"),
+        ));
+    }
+    if len < 28 {
+        return Err(corrupt(
+            len,
+            format!("truncated: {len} bytes, a log file has at least 28"),
+        ));
+    }
+    let footer = len - 20;
+    if &bytes[footer..footer + 4] != FOOTER_MAGIC {
+        return Err(corrupt(
+            footer,
+            "no footer: the file is truncated, torn or has bytes appended".into(),
+        ));
+    }
+    let footer_crc = u32_at(bytes, footer + 16);
+    if crc32c::crc32c(&bytes[footer..footer + 16]) != footer_crc {
+        return Err(corrupt(footer, "footer checksum mismatch".into()));
+    }
+    let block_count = u32_at(bytes, footer + 4) as u64;
+    let total_records = u64::from_le_bytes(bytes[footer + 8..footer + 16].try_into().expect("8"));
+    let counts_fit = if len == 28 {
+        block_count == 0 && total_records == 0
+    } else {
+        total_records >= block_count && (len as u64 - 28) >= 32 * block_count && block_count > 0
+    };
+    if !counts_fit {
+        return Err(corrupt(
+            footer,
+            format!(
+                "footer counts ({block_count} blocks, {total_records} records) do not fit a file of {len} bytes"
+            ),
+        ));
+    }
+    let min_row = min_row_size(field_count);
+    let mut records = LogRecords::default();
+    let mut off = 8usize;
+    let mut schema_id: Option<u32> = None;
+    while off < footer {
+        if footer - off < 32 {
+            return Err(corrupt(
+                off,
+                "bytes before the footer are too few to form a block".into(),
+            ));
+        }
+        if &bytes[off..off + 4] != BLOCK_MAGIC {
+            return Err(corrupt(off, "block magic WBLK expected".into()));
+        }
+        let block_length = u32_at(bytes, off + 4) as usize;
+        if block_length < 20 || off + 8 + block_length + 4 > footer {
+            return Err(corrupt(
+                off + 4,
+                format!("block length {block_length} runs past the footer at offset {footer}"),
+            ));
+        }
+        let end = off + 8 + block_length;
+        let crc = u32_at(bytes, end);
+        if crc32c::crc32c(&bytes[off..end]) != crc {
+            return Err(corrupt(off, "block checksum mismatch".into()));
+        }
+        let sid = u32_at(bytes, off + 8);
+        let fields = u32_at(bytes, off + 12);
+        let count = u32_at(bytes, off + 16);
+        let codec = bytes[off + 20];
+        let raw_size = u32_at(bytes, off + 24);
+        if bytes[off + 21..off + 24] != [0, 0, 0] {
+            return Err(corrupt(
+                off + 21,
+                "reserved block header bytes are not zero".into(),
+            ));
+        }
+        if fields != field_count {
+            return Err(corrupt(
+                off + 12,
+                format!("block has {fields} fields per row, the schema has {field_count}"),
+            ));
+        }
+        if *schema_id.get_or_insert(sid) != sid {
+            return Err(corrupt(
+                off + 8,
+                format!("block schema id {sid} differs from the first block's"),
+            ));
+        }
+        if count < 1 {
+            return Err(corrupt(off + 16, "block with no records".into()));
+        }
+        if raw_size > MAX_RAW_SIZE {
+            return Err(corrupt(
+                off + 24,
+                format!("raw size {raw_size} exceeds 2^30"),
+            ));
+        }
+        let payload = &bytes[off + 28..end];
+        let raw = match codec {
+            0 => {
+                if payload.len() != raw_size as usize {
+                    return Err(corrupt(
+                        off + 24,
+                        "codec NONE but stored size differs from raw size".into(),
+                    ));
+                }
+                payload.to_vec()
+            }
+            1 => lz4_flex::block::decompress(payload, raw_size as usize)
+                .map_err(|e| corrupt(off + 28, format!("LZ4 payload does not decompress: {e}")))?,
+            2 => {
+                let mut out = Vec::with_capacity(raw_size as usize);
+                let mut decoder = zstd::stream::read::Decoder::with_buffer(payload)
+                    .map_err(|e| corrupt(off + 28, format!("ZSTD payload: {e}")))?
+                    .single_frame();
+                std::io::Read::read_to_end(
+                    &mut std::io::Read::take(&mut decoder, raw_size as u64 + 1),
+                    &mut out,
+                )
+                .map_err(|e| corrupt(off + 28, format!("ZSTD payload does not decompress: {e}")))?;
+                out
+            }
+            other => {
+                return Err(corrupt(
+                    off + 20,
+                    format!("unknown codec {other} (allowed: 0, 1, 2)"),
+                ));
+            }
+        };
+        if raw.len() != raw_size as usize {
+            return Err(corrupt(
+                off + 28,
+                format!(
+                    "payload decompresses to {} bytes, the header says {raw_size}",
+                    raw.len()
+                ),
+            ));
+        }
+        let block_index = records.blocks.len() as u32;
+        let mut pos = 0usize;
+        for r in 0..count {
+            if raw.len() - pos < 4 {
+                return Err(corrupt(
+                    off + 28,
+                    format!("record {r} of the block runs past its raw size"),
+                ));
+            }
+            let row_len = u32_at(&raw, pos) as usize;
+            if (row_len as u64) < min_row || pos + 4 + row_len > raw.len() {
+                return Err(corrupt(
+                    off + 28,
+                    format!(
+                        "record {r} of the block has length {row_len}, outside [{min_row}, rest of block]"
+                    ),
+                ));
+            }
+            let kind = raw[pos + 4];
+            if kind > 3 {
+                return Err(corrupt(
+                    off + 28,
+                    format!("record {r} of the block has row kind byte {kind}"),
+                ));
+            }
+            records
+                .rows
+                .push((block_index, (pos + 4) as u32, row_len as u32));
+            pos += 4 + row_len;
+        }
+        if pos != raw.len() {
+            return Err(corrupt(
+                off + 28,
+                "the block's records end before its raw size".into(),
+            ));
+        }
+        records.blocks.push(raw);
+        records.block_offsets.push(off as u64);
+        off = end + 4;
+    }
+    if records.blocks.len() as u64 != block_count || records.rows.len() as u64 != total_records {
+        return Err(corrupt(
+            footer,
+            format!(
+                "footer counts {block_count} blocks and {total_records} records, the file holds {} and {}",
+                records.blocks.len(),
+                records.rows.len()
+            ),
+        ));
+    }
+    Ok(records)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The example of docs/format.md §4.6, parsed from the document itself.
+    fn doc_example() -> Vec<u8> {
+        let doc =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/format.md"))
+                .unwrap();
+        let start = doc.find("<!-- begin log example").unwrap();
+        let end = doc.find("<!-- end log example").unwrap();
+        let mut bytes = Vec::new();
+        for line in doc[start..end].lines() {
+            let Some((off, rest)) = line.split_once("  ") else {
+                continue;
+            };
+            if off.len() != 6 || !off.bytes().all(|b| b.is_ascii_hexdigit()) {
+                continue;
+            }
+            assert_eq!(
+                usize::from_str_radix(off, 16).unwrap(),
+                bytes.len(),
+                "{line}"
+            );
+            let hex = rest.split("  ").next().unwrap();
+            for h in hex.split(' ') {
+                bytes.push(u8::from_str_radix(h, 16).unwrap());
+            }
+        }
+        bytes
+    }
+
+    #[test]
+    fn reads_the_documented_example() {
+        let bytes = doc_example();
+        assert_eq!(bytes.len(), 116);
+        let recs = parse_log(Path::new("example.wlog"), &bytes, 2).unwrap();
+        assert_eq!(recs.len(), 2);
+        assert_eq!(recs.row(0)[0], 0);
+        assert_eq!(recs.row(1)[0], 3);
+        assert_eq!(recs.row(0).len(), 24);
+    }
+
+    #[test]
+    fn every_flipped_bit_and_truncation_is_an_error_naming_file_and_offset() {
+        let bytes = doc_example();
+        for i in 0..bytes.len() {
+            for bit in 0..8 {
+                let mut b = bytes.clone();
+                b[i] ^= 1 << bit;
+                let err = parse_log(Path::new("x.wlog"), &b, 2)
+                    .expect_err(&format!("byte {i} bit {bit}"));
+                assert!(matches!(err, Error::Corrupt { .. }), "{err}");
+                assert!(err.to_string().contains("x.wlog"));
+            }
+            let err = parse_log(Path::new("x.wlog"), &bytes[..i], 2).unwrap_err();
+            assert!(matches!(err, Error::Corrupt { .. }), "{err}");
+        }
+        let mut appended = bytes.clone();
+        appended.extend_from_slice(&bytes[bytes.len() - 20..]);
+        assert!(parse_log(Path::new("x.wlog"), &appended, 2).is_err());
+        let err = parse_log(Path::new("x.wlog"), &bytes, 3).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "Corrupt file x.wlog at offset 20: block has 2 fields per row, the schema has 3"
+        );
+    }
+}

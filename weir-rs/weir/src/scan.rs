@@ -1,0 +1,413 @@
+//! Scans: the plan of a read, its tasks (a file group or a file each), and the stream of batches.
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, RecordBatch, StringArray};
+use arrow_schema::{DataType as ArrowType, Field, Schema, SchemaRef};
+use arrow_select::filter::filter_record_batch;
+
+use crate::base::{BATCH_SIZE, BaseBatches};
+use crate::error::{Error, Result};
+use crate::expr::{Bound, Expr};
+use crate::merge::{self, Decoded, schema_of};
+use crate::metadata::{DataFile, FileKind, TableSchema, TableState};
+use crate::table::{ROW_KIND_COLUMN, Table};
+
+/// What a scan reads, resolved against the schema.
+pub(crate) struct Plan {
+    location: PathBuf,
+    pub(crate) schema: TableSchema,
+    pub(crate) keyed: bool,
+    /// Output columns (table positions).
+    output: Vec<usize>,
+    /// Columns to decode: output, then key, sequence and filter columns.
+    needed: Vec<usize>,
+    key: Vec<usize>,
+    sequence: Option<usize>,
+    pub(crate) filter: Option<Bound>,
+}
+
+impl Plan {
+    pub(crate) fn new(
+        table: &Table,
+        schema: TableSchema,
+        columns: Option<&[String]>,
+        filter: Option<&Expr>,
+        state: &TableState,
+    ) -> Result<Plan> {
+        let output: Vec<usize> = match columns {
+            None => (0..schema.columns.len()).collect(),
+            Some(names) => names
+                .iter()
+                .map(|n| {
+                    schema.index_of(n).ok_or_else(|| {
+                        Error::Invalid(format!(
+                            "Cannot select column '{n}' of table {}: it does not exist (columns: {})",
+                            table.location().display(),
+                            schema.columns.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ")
+                        ))
+                    })
+                })
+                .collect::<Result<_>>()?,
+        };
+        for f in &state.files {
+            if f.schema_id != state.schema_id {
+                return Err(Error::Invalid(format!(
+                    "Cannot read file {} of table {}: it was written with schema {}, the table has schema {}, and schema evolution is not supported yet",
+                    f.path,
+                    table.location().display(),
+                    f.schema_id,
+                    state.schema_id
+                )));
+            }
+        }
+        let filter = filter.map(|e| e.bind(&schema)).transpose()?;
+        let keyed = !schema.primary_key.is_empty();
+        let key = if keyed {
+            schema.key_positions()
+        } else {
+            Vec::new()
+        };
+        let sequence = if keyed {
+            schema.sequence_field()?
+        } else {
+            None
+        };
+        let mut needed = output.clone();
+        let mut extra = key.clone();
+        extra.extend(sequence);
+        if let Some(b) = &filter {
+            b.columns(&mut extra);
+        }
+        for p in extra {
+            if !needed.contains(&p) {
+                needed.push(p);
+            }
+        }
+        Ok(Plan {
+            location: table.location().to_path_buf(),
+            schema,
+            keyed,
+            output,
+            needed,
+            key,
+            sequence,
+            filter,
+        })
+    }
+
+    /// Tasks of one file group of a snapshot read; files of the group pruned where that is safe.
+    pub(crate) fn snapshot_tasks(&self, files: Vec<DataFile>, tasks: &mut VecDeque<Task>) {
+        let base_only = !files.is_empty()
+            && files
+                .iter()
+                .all(|f| f.kind == FileKind::Base && f.sequence == files[0].sequence);
+        if !self.keyed || base_only {
+            // Every row stands alone: file by file, pruned by statistics.
+            for f in files {
+                if f.kind == FileKind::Base
+                    && let Some(b) = &self.filter
+                    && !b.file_might_match(&self.schema, &f)
+                {
+                    continue;
+                }
+                tasks.push_back(Task::Files(vec![f], None));
+            }
+        } else {
+            tasks.push_back(Task::Merge(files));
+        }
+    }
+
+    fn open_base(&self, f: &DataFile) -> Result<BaseBatches> {
+        crate::base::open_base(
+            &self.location.join(&f.path),
+            &self.schema.columns,
+            &self.needed,
+            &schema_of(&self.schema, &self.needed),
+        )
+    }
+
+    fn index_in_needed(&self, p: usize) -> usize {
+        self.needed.iter().position(|&q| q == p).expect("needed")
+    }
+
+    fn decode(&self, files: &[DataFile]) -> Result<Decoded> {
+        let parts = files
+            .iter()
+            .map(|f| merge::read_file(&self.location, &self.schema, f, &self.needed))
+            .collect::<Result<Vec<_>>>()?;
+        merge::concat(&schema_of(&self.schema, &self.needed), parts)
+    }
+
+    fn merged(&self, files: &[DataFile]) -> Result<RecordBatch> {
+        let decoded = self.decode(files)?;
+        let key: Vec<usize> = self.key.iter().map(|&p| self.index_in_needed(p)).collect();
+        let seq = self.sequence.map(|p| self.index_in_needed(p));
+        merge::merge(&decoded, &key, seq)
+    }
+
+    /// The rows of `batch` (of the needed columns) that pass the filter.
+    fn filtered(&self, batch: RecordBatch) -> Result<RecordBatch> {
+        match &self.filter {
+            None => Ok(batch),
+            Some(b) => {
+                let mask = b.evaluate(&batch, &|p| self.index_in_needed(p));
+                Ok(filter_record_batch(&batch, &mask)?)
+            }
+        }
+    }
+
+    fn project(&self, batch: &RecordBatch) -> Result<RecordBatch> {
+        Ok(batch.project(&(0..self.output.len()).collect::<Vec<_>>())?)
+    }
+
+    fn run(&self, task: Task) -> Result<Vec<Output>> {
+        match task {
+            Task::Files(files, kind) => {
+                let decoded = self.decode(&files)?;
+                let batch = self.project(&self.filtered(decoded.batch)?)?;
+                let kinds =
+                    kind.map(|k| vec![if k == b"-D" { "-D" } else { "+I" }; batch.num_rows()]);
+                Ok(vec![(batch, kinds)])
+            }
+            Task::Merge(files) => {
+                let merged = self.merged(&files)?;
+                Ok(vec![(self.project(&self.filtered(merged)?)?, None)])
+            }
+            Task::Diff(before, after) => self.diff(&before, &after),
+        }
+    }
+
+    /// Net changes of one file group between two states (docs/format.md §7.3).
+    fn diff(&self, before: &[DataFile], after: &[DataFile]) -> Result<Vec<Output>> {
+        let empty = || RecordBatch::new_empty(schema_of(&self.schema, &self.needed));
+        let old = if before.is_empty() {
+            empty()
+        } else {
+            self.merged(before)?
+        };
+        let new = if after.is_empty() {
+            empty()
+        } else {
+            self.merged(after)?
+        };
+        let key: Vec<usize> = self.key.iter().map(|&p| self.index_in_needed(p)).collect();
+        let both = arrow_select::concat::concat_batches(&old.schema(), [&old, &new])?;
+        let keys = merge::key_rows(&both, &key)?;
+        let matches = |batch: &RecordBatch| -> Vec<bool> {
+            match &self.filter {
+                None => vec![true; batch.num_rows()],
+                Some(b) => b
+                    .evaluate(batch, &|p| self.index_in_needed(p))
+                    .iter()
+                    .map(|v| v == Some(true))
+                    .collect(),
+            }
+        };
+        let (mo, mn) = (matches(&old), matches(&new));
+        let old_out = self.project(&old)?;
+        let new_out = self.project(&new)?;
+        let (n_old, n_new) = (old.num_rows(), new.num_rows());
+        // (from new?, row, kind)
+        let mut picks: Vec<(bool, u32, &'static str)> = Vec::new();
+        let (mut i, mut j) = (0usize, 0usize);
+        while i < n_old || j < n_new {
+            let c = if i == n_old {
+                std::cmp::Ordering::Greater
+            } else if j == n_new {
+                std::cmp::Ordering::Less
+            } else {
+                keys.row(i).cmp(&keys.row(n_old + j))
+            };
+            match c {
+                std::cmp::Ordering::Less => {
+                    if mo[i] {
+                        picks.push((false, i as u32, "-D"));
+                    }
+                    i += 1;
+                }
+                std::cmp::Ordering::Greater => {
+                    if mn[j] {
+                        picks.push((true, j as u32, "+I"));
+                    }
+                    j += 1;
+                }
+                std::cmp::Ordering::Equal => {
+                    match (mo[i], mn[j]) {
+                        (true, true) => {
+                            if !merge::rows_equal(&old_out, i, &new_out, j) {
+                                picks.push((false, i as u32, "-U"));
+                                picks.push((true, j as u32, "+U"));
+                            }
+                        }
+                        (true, false) => picks.push((false, i as u32, "-D")),
+                        (false, true) => picks.push((true, j as u32, "+I")),
+                        (false, false) => {}
+                    }
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        // In runs of one source, keeping the order of the changes.
+        let mut out = Vec::new();
+        let mut k = 0;
+        while k < picks.len() {
+            let from_new = picks[k].0;
+            let mut rows = Vec::new();
+            let mut kinds = Vec::new();
+            while k < picks.len() && picks[k].0 == from_new {
+                rows.push(picks[k].1);
+                kinds.push(picks[k].2);
+                k += 1;
+            }
+            let src = if from_new { &new_out } else { &old_out };
+            out.push((merge::take_rows(src, rows)?, Some(kinds)));
+        }
+        Ok(out)
+    }
+}
+
+/// Rows produced by a task, with their row kinds in change reads.
+type Output = (RecordBatch, Option<Vec<&'static str>>);
+
+/// A unit of work: one file group, or one file.
+pub(crate) enum Task {
+    /// Files read one after the other, rows as they are; for change reads, with the kind given.
+    Files(Vec<DataFile>, Option<&'static [u8; 2]>),
+    /// A keyed file group, merged.
+    Merge(Vec<DataFile>),
+    /// A keyed file group's files at both ends of a change range.
+    Diff(Vec<DataFile>, Vec<DataFile>),
+}
+
+/// A scan: a stream of record batches in bounded memory (one file group at a time).
+pub struct Scan {
+    plan: Plan,
+    tasks: VecDeque<Task>,
+    /// The base file being read, batch by batch, with the row kind of its rows in change reads.
+    current: Option<(BaseBatches, Option<&'static str>)>,
+    pending: VecDeque<RecordBatch>,
+    changes: bool,
+    schema: SchemaRef,
+}
+
+impl Scan {
+    pub(crate) fn new(plan: Plan, tasks: VecDeque<Task>, changes: bool) -> Scan {
+        let mut fields: Vec<Field> = Vec::new();
+        if changes {
+            fields.push(Field::new(ROW_KIND_COLUMN, ArrowType::Utf8, false));
+        }
+        fields.extend(
+            plan.output
+                .iter()
+                .map(|&p| plan.schema.columns[p].arrow_field()),
+        );
+        Scan {
+            plan,
+            tasks,
+            current: None,
+            pending: VecDeque::new(),
+            changes,
+            schema: Arc::new(Schema::new(fields)),
+        }
+    }
+
+    /// The schema of every batch.
+    pub fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+
+    /// The table's schema (with types and keys) that this scan reads.
+    pub fn table_schema(&self) -> &TableSchema {
+        &self.plan.schema
+    }
+
+    /// The number of file groups or files still to read.
+    pub fn remaining_tasks(&self) -> usize {
+        self.tasks.len()
+    }
+
+    fn emit(&mut self, batch: RecordBatch, kinds: Option<Vec<&'static str>>) -> Result<()> {
+        if batch.num_rows() == 0 {
+            return Ok(());
+        }
+        let batch = if self.changes {
+            let kinds: ArrayRef = Arc::new(StringArray::from(kinds.expect("change kinds")));
+            let mut columns = vec![kinds];
+            columns.extend(batch.columns().iter().cloned());
+            RecordBatch::try_new(self.schema.clone(), columns)?
+        } else {
+            RecordBatch::try_new(self.schema.clone(), batch.columns().to_vec())?
+        };
+        let mut offset = 0;
+        while offset < batch.num_rows() {
+            let len = BATCH_SIZE.min(batch.num_rows() - offset);
+            self.pending.push_back(batch.slice(offset, len));
+            offset += len;
+        }
+        Ok(())
+    }
+}
+
+impl Iterator for Scan {
+    type Item = Result<RecordBatch>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(b) = self.pending.pop_front() {
+                return Some(Ok(b));
+            }
+            if let Some((batches, kind)) = self.current.as_mut() {
+                let kind = *kind;
+                let step = match batches.next() {
+                    None => {
+                        self.current = None;
+                        continue;
+                    }
+                    Some(batch) => batch.and_then(|b| {
+                        let out = self.plan.project(&self.plan.filtered(b)?)?;
+                        let kinds = kind.map(|k| vec![k; out.num_rows()]);
+                        self.emit(out, kinds)
+                    }),
+                };
+                if let Err(e) = step {
+                    self.current = None;
+                    self.tasks.clear();
+                    return Some(Err(e));
+                }
+                continue;
+            }
+            let task = self.tasks.pop_front()?;
+            if let Task::Files(files, kind) = &task
+                && let [f] = files.as_slice()
+                && f.kind == FileKind::Base
+            {
+                let kind = kind.map(|k| if k == b"-D" { "-D" } else { "+I" });
+                match self.plan.open_base(f) {
+                    Ok(b) => self.current = Some((b, kind)),
+                    Err(e) => {
+                        self.tasks.clear();
+                        return Some(Err(e));
+                    }
+                }
+                continue;
+            }
+            match self.plan.run(task) {
+                Ok(parts) => {
+                    for (batch, kinds) in parts {
+                        if let Err(e) = self.emit(batch, kinds) {
+                            return Some(Err(e));
+                        }
+                    }
+                }
+                Err(e) => {
+                    self.tasks.clear();
+                    return Some(Err(e));
+                }
+            }
+        }
+    }
+}

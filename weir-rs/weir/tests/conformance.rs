@@ -1,0 +1,255 @@
+//! The reader against the conformance corpus that weir-flink's `ReaderCorpusTest` writes: for every
+//! retained snapshot and every recorded range of changes, the same rows, values and row kinds as
+//! Weir's Flink source (docs/readers.md, "Conformance").
+//!
+//! The corpus is read from `$WEIR_READER_CORPUS`, by default `weir-flink/target/reader-corpus`;
+//! the test fails if it is missing (run the Maven test first, as `weir-rs/ci.sh` does).
+
+use std::path::{Path, PathBuf};
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::*;
+use arrow_array::{Array, ArrayRef, RecordBatch};
+use arrow_schema::{DataType as ArrowType, TimeUnit};
+use weir::{SnapshotSpec, Table};
+
+fn corpus() -> PathBuf {
+    let dir = std::env::var_os("WEIR_READER_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../weir-flink/target/reader-corpus")
+        });
+    assert!(
+        dir.join("keyed_all_types").is_dir(),
+        "No conformance corpus at {}: run `./mvnw -pl weir-flink -am test -Dtest=ReaderCorpusTest` first, or set WEIR_READER_CORPUS",
+        dir.display()
+    );
+    dir
+}
+
+/// A value's text as `ConformanceRows` (Java) writes it.
+fn text(a: &ArrayRef, i: usize) -> Option<String> {
+    if a.is_null(i) {
+        return None;
+    }
+    Some(match a.data_type() {
+        ArrowType::Boolean => a.as_boolean().value(i).to_string(),
+        ArrowType::Int8 => a.as_primitive::<Int8Type>().value(i).to_string(),
+        ArrowType::Int16 => a.as_primitive::<Int16Type>().value(i).to_string(),
+        ArrowType::Int32 => a.as_primitive::<Int32Type>().value(i).to_string(),
+        ArrowType::Int64 => a.as_primitive::<Int64Type>().value(i).to_string(),
+        ArrowType::Date32 => a.as_primitive::<Date32Type>().value(i).to_string(),
+        ArrowType::Time32(_) => a
+            .as_primitive::<Time32MillisecondType>()
+            .value(i)
+            .to_string(),
+        ArrowType::Float32 => format!("{:08x}", a.as_primitive::<Float32Type>().value(i).to_bits()),
+        ArrowType::Float64 => format!(
+            "{:016x}",
+            a.as_primitive::<Float64Type>().value(i).to_bits()
+        ),
+        ArrowType::Decimal128(_, s) => {
+            plain_decimal(a.as_primitive::<Decimal128Type>().value(i), *s as u32)
+        }
+        ArrowType::Utf8 => a.as_string::<i32>().value(i).to_string(),
+        ArrowType::Binary => a
+            .as_binary::<i32>()
+            .value(i)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect(),
+        ArrowType::Timestamp(TimeUnit::Millisecond, _) => a
+            .as_primitive::<TimestampMillisecondType>()
+            .value(i)
+            .to_string(),
+        ArrowType::Timestamp(TimeUnit::Microsecond, _) => a
+            .as_primitive::<TimestampMicrosecondType>()
+            .value(i)
+            .to_string(),
+        ArrowType::Timestamp(TimeUnit::Nanosecond, _) => a
+            .as_primitive::<TimestampNanosecondType>()
+            .value(i)
+            .to_string(),
+        other => panic!("unexpected type {other}"),
+    })
+}
+
+fn plain_decimal(v: i128, scale: u32) -> String {
+    let digits = v.unsigned_abs().to_string();
+    let s = scale as usize;
+    let body = if s == 0 {
+        digits
+    } else {
+        let padded = format!("{digits:0>width$}", width = s + 1);
+        format!(
+            "{}.{}",
+            &padded[..padded.len() - s],
+            &padded[padded.len() - s..]
+        )
+    };
+    if v < 0 { format!("-{body}") } else { body }
+}
+
+fn quote(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Rows as `ConformanceRows` lines; `kind_column` is the index of `_row_kind`, if any.
+fn lines(batches: &[RecordBatch], kind_column: Option<usize>) -> Vec<String> {
+    let mut out = Vec::new();
+    for b in batches {
+        for i in 0..b.num_rows() {
+            let kind = match kind_column {
+                Some(k) => b.column(k).as_string::<i32>().value(i).to_string(),
+                None => "+I".to_string(),
+            };
+            let mut line = format!("[{}", quote(&kind));
+            for c in 0..b.num_columns() {
+                if Some(c) == kind_column {
+                    continue;
+                }
+                line.push_str(", ");
+                match text(b.column(c), i) {
+                    Some(t) => line.push_str(&quote(&t)),
+                    None => line.push_str("null"),
+                }
+            }
+            line.push(']');
+            out.push(line);
+        }
+    }
+    out.sort();
+    out
+}
+
+fn expected(file: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    let mut rows: Vec<String> = text.lines().map(str::to_string).collect();
+    rows.sort();
+    rows
+}
+
+fn manifest(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("expected/manifest.json")).unwrap())
+        .unwrap()
+}
+
+fn check(name: &str) {
+    let dir = corpus().join(name);
+    let table = Table::open(dir.join("table")).unwrap();
+    let m = manifest(&dir);
+    let snapshots: Vec<i64> = m["snapshots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    assert!(!snapshots.is_empty());
+    for &s in &snapshots {
+        let batches: Vec<RecordBatch> = table
+            .scan(None, None, SnapshotSpec::Id(s))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let want = expected(&dir.join(format!("expected/snapshot-{s}.jsonl")));
+        let got = lines(&batches, None);
+        assert_eq!(got.len(), want.len(), "{name} snapshot {s}: row count");
+        assert_eq!(got, want, "{name} snapshot {s}");
+    }
+    for r in m["changes"].as_array().unwrap() {
+        let (from, to) = (r[0].as_i64().unwrap(), r[1].as_i64().unwrap());
+        let batches: Vec<RecordBatch> = table
+            .changes(from, to, None, None)
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let want = expected(&dir.join(format!("expected/changes-{from}-{to}.jsonl")));
+        assert_eq!(
+            lines(&batches, Some(0)),
+            want,
+            "{name} changes ({from}, {to}]"
+        );
+    }
+    if let Some(p) = m.get("projected_changes") {
+        let columns: Vec<String> = p["columns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap().to_string())
+            .collect();
+        let (from, to) = (
+            p["range"][0].as_i64().unwrap(),
+            p["range"][1].as_i64().unwrap(),
+        );
+        let batches: Vec<RecordBatch> = table
+            .changes(from, to, Some(&columns), None)
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let want = expected(&dir.join(format!("expected/projected-changes-{from}-{to}.jsonl")));
+        assert!(!want.is_empty());
+        assert_eq!(
+            lines(&batches, Some(0)),
+            want,
+            "{name} projected changes ({from}, {to}]"
+        );
+    }
+    // The latest snapshot is the last one, also by time.
+    let latest = *snapshots.last().unwrap();
+    assert_eq!(table.latest_commit_id().unwrap(), latest);
+    let info = table.snapshots().unwrap();
+    assert_eq!(
+        info.iter().map(|s| s.commit_id).collect::<Vec<_>>(),
+        snapshots
+    );
+    for s in &info {
+        assert!(
+            table
+                .commit_id_of(SnapshotSpec::AsOf(s.timestamp_millis))
+                .unwrap()
+                >= s.commit_id
+        );
+    }
+}
+
+#[test]
+fn keyed_all_types() {
+    check("keyed_all_types");
+}
+
+#[test]
+fn append_all_types() {
+    check("append_all_types");
+}
+
+#[test]
+fn keyed_sequence_field() {
+    check("keyed_sequence_field");
+}
+
+#[test]
+fn keyed_time_partitions() {
+    check("keyed_time_partitions");
+}
+
+#[test]
+fn keyed_expired() {
+    check("keyed_expired");
+    let dir = corpus().join("keyed_expired");
+    let table = Table::open(dir.join("table")).unwrap();
+    let err = table
+        .scan(None, None, SnapshotSpec::Id(1))
+        .err()
+        .expect("expired");
+    assert!(err.to_string().contains("has expired"), "{err}");
+}
