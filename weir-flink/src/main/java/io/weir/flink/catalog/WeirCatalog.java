@@ -210,8 +210,14 @@ public class WeirCatalog extends CatalogDefaults {
                 throw new TableAlreadyExistException(getName(), path, e);
             }
         } catch (io.weir.exceptions.ValidationException e) {
+            // The core names the table by its location; here it is named as the user wrote it.
+            String core = "Cannot create table " + location + ": ";
+            String problem =
+                    e.getMessage().startsWith(core)
+                            ? e.getMessage().substring(core.length())
+                            : e.getMessage();
             throw new ValidationException(
-                    "Cannot create table " + path.getFullName() + ": " + e.getMessage(), e);
+                    "Cannot create table " + path.getFullName() + ": " + problem, e);
         }
     }
 
