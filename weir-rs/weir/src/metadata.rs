@@ -91,8 +91,17 @@ impl TableSchema {
             .collect()
     }
 
-    /// The position of the `sequence.field` column, if the option is set.
+    /// The position of the `sequence.field` column, if the option is set. Fails for a keyed
+    /// table whose `merge-engine` is not `deduplicate`: this reader folds keys by that rule only.
     pub fn sequence_field(&self) -> Result<Option<usize>> {
+        if let Some(engine) = self.options.get("merge-engine")
+            && engine != "deduplicate"
+        {
+            return Err(Error::Invalid(format!(
+                "Cannot read a table with merge-engine '{engine}': this reader supports \
+                 'deduplicate' only (docs/readers.md)"
+            )));
+        }
         match self.options.get("sequence.field") {
             None => Ok(None),
             Some(name) => self.index_of(name).map(Some).ok_or_else(|| {

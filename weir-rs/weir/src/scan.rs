@@ -53,9 +53,11 @@ impl Plan {
                 .collect::<Result<_>>()?,
         };
         for f in &state.files {
-            if f.schema_id != state.schema_id {
+            // Schema versions differ in options only so far (docs/format.md §6): an older
+            // file has the columns of the newer schema.
+            if f.schema_id > state.schema_id {
                 return Err(Error::Invalid(format!(
-                    "Cannot read file {} of table {}: it was written with schema {}, the table has schema {}, and schema evolution is not supported yet",
+                    "Cannot read file {} of table {}: it was written with schema {}, newer than the snapshot's schema {}",
                     f.path,
                     table.location().display(),
                     f.schema_id,
