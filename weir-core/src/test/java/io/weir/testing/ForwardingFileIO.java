@@ -13,6 +13,11 @@ import java.util.List;
 public class ForwardingFileIO implements FileIO {
     private final FileIO delegate = new LocalFileIO();
 
+    /** The file system this one forwards to, for overrides that forward more than this class. */
+    protected final FileIO delegate() {
+        return delegate;
+    }
+
     @Override
     public InputFile newInputFile(String path) {
         return delegate.newInputFile(path);

@@ -2,15 +2,12 @@ package io.weir.flink.sink;
 
 import io.weir.flink.sink.FailureHook.InjectedFailure;
 import io.weir.flink.sink.FailureHook.Point;
-import io.weir.io.FileIO;
-import io.weir.io.FileStatus;
 import io.weir.io.InputFile;
-import io.weir.io.LocalFileIO;
 import io.weir.io.OutputFile;
+import io.weir.testing.ForwardingFileIO;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.List;
 
 /**
  * A {@link LocalFileIO} that fails with an I/O error at the storage points of a {@link
@@ -22,8 +19,7 @@ import java.util.List;
  * Compaction runs on threads named {@code weir-compaction-N} and {@code weir-rewrite-N}; that is
  * how a commit file write of a compaction round is told from one of the committer.
  */
-final class InjectingFileIO implements FileIO {
-    private final FileIO delegate = new LocalFileIO();
+final class InjectingFileIO extends ForwardingFileIO {
     private final String planId;
 
     InjectingFileIO(String planId) {
@@ -64,7 +60,7 @@ final class InjectingFileIO implements FileIO {
         if (isData(path)) {
             hitUnchecked(Point.SOURCE_READ, path);
         }
-        return delegate.newInputFile(path);
+        return delegate().newInputFile(path);
     }
 
     @Override
@@ -72,7 +68,7 @@ final class InjectingFileIO implements FileIO {
         if (isData(path)) {
             hitUnchecked(Point.SOURCE_READ, path);
         }
-        return delegate.newInputFile(path, length);
+        return delegate().newInputFile(path, length);
     }
 
     @Override
@@ -82,57 +78,27 @@ final class InjectingFileIO implements FileIO {
         } else if (path.endsWith(".parquet") && inCompaction()) {
             hitUnchecked(Point.COMPACTION, path);
         }
-        return delegate.newOutputFile(path);
+        return delegate().newOutputFile(path);
     }
 
     @Override
     public boolean writeIfAbsent(String path, byte[] content) throws IOException {
         if (!isCommit(path)) {
-            return delegate.writeIfAbsent(path, content);
+            return delegate().writeIfAbsent(path, content);
         }
         if (inCompaction()) {
-            boolean written = delegate.writeIfAbsent(path, content);
+            boolean written = delegate().writeIfAbsent(path, content);
             hit(Point.COMPACTION_COMMIT, path);
             return written;
         }
         hit(Point.COMMIT_LOST, path);
-        boolean written = delegate.writeIfAbsent(path, content);
+        boolean written = delegate().writeIfAbsent(path, content);
         hit(Point.COMMIT_AMBIGUOUS, path);
         return written;
     }
 
     @Override
-    public boolean exists(String path) throws IOException {
-        return delegate.exists(path);
-    }
-
-    @Override
-    public void delete(String path) throws IOException {
-        delegate.delete(path);
-    }
-
-    @Override
-    public List<FileStatus> list(String directory) throws IOException {
-        return delegate.list(directory);
-    }
-
-    @Override
-    public List<FileStatus> listRecursive(String directory) throws IOException {
-        return delegate.listRecursive(directory);
-    }
-
-    @Override
-    public void overwrite(String path, byte[] content) throws IOException {
-        delegate.overwrite(path, content);
-    }
-
-    @Override
     public void renameDirectory(String from, String to) throws IOException {
-        delegate.renameDirectory(from, to);
-    }
-
-    @Override
-    public byte[] readAllBytes(String path) throws IOException {
-        return delegate.readAllBytes(path);
+        delegate().renameDirectory(from, to);
     }
 }
