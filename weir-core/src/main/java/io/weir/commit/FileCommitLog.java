@@ -85,14 +85,7 @@ public final class FileCommitLog implements CommitLog {
         MetadataFiles files = new MetadataFiles(io, location);
         String path = files.paths().schema(0);
         checkLocationIsFree(io, files.paths(), path);
-        byte[] json = TableMetadataParser.toJson(metadata).getBytes(StandardCharsets.UTF_8);
-        boolean created;
-        try {
-            created = io.writeIfAbsent(path, json);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot create table at " + location, e);
-        }
-        if (!created) {
+        if (!files.writeSchema(metadata)) {
             throw new TableAlreadyExistsException(
                     "Cannot create table at " + location + ": a table exists there (" + path + ")");
         }
@@ -346,26 +339,14 @@ public final class FileCommitLog implements CommitLog {
     public TableMetadata addSchema(Schema schema, TableOptions options) {
         int next = files.listedSchemaIds().stream().mapToInt(Integer::intValue).max().orElse(0) + 1;
         TableMetadata metadata = new TableMetadata(next, schema, options, clock.millis());
-        String path = files.paths().schema(next);
-        boolean created;
-        try {
-            created =
-                    files.io()
-                            .writeIfAbsent(
-                                    path,
-                                    TableMetadataParser.toJson(metadata)
-                                            .getBytes(StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot write " + path + " of table " + location(), e);
-        }
-        if (!created) {
+        if (!files.writeSchema(metadata)) {
             throw new CommitConflictException(
                     "Cannot add schema "
                             + next
                             + " to table "
                             + location()
                             + ": another process wrote "
-                            + path
+                            + files.paths().schema(next)
                             + " first");
         }
         schemas.put(next, metadata);

@@ -130,6 +130,22 @@ final class MetadataFiles {
     }
 
     /** The ids of the commit or checkpoint files in a directory, ascending. */
+    /**
+     * Writes a schema version's file if it does not exist yet; returns whether this call wrote it.
+     *
+     * @throws UncheckedIOException naming the file and the table if the write fails
+     */
+    boolean writeSchema(TableMetadata metadata) {
+        String path = paths.schema(metadata.schemaId());
+        try {
+            return io.writeIfAbsent(
+                    path, TableMetadataParser.toJson(metadata).getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "Cannot write " + path + " of table " + paths.location(), e);
+        }
+    }
+
     /** The ids of the schema files there are. */
     List<Integer> listedSchemaIds() {
         List<Integer> ids = new ArrayList<>();
