@@ -101,6 +101,12 @@ public interface Table {
     Rescale newRescale();
 
     /**
+     * Changes columns and options as one new schema version, without rewriting data
+     * (docs/format.md, "Schema evolution").
+     */
+    UpdateSchema updateSchema();
+
+    /**
      * The earliest retained commit: snapshots before it have expired ({@link
      * io.weir.exceptions.SnapshotExpiredException}); 0 if none has.
      */

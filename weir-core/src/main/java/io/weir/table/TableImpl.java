@@ -16,6 +16,7 @@ import io.weir.Table;
 import io.weir.TableMetadata;
 import io.weir.TableScan;
 import io.weir.TableWrite;
+import io.weir.UpdateSchema;
 import io.weir.commit.AppendFilesImpl;
 import io.weir.commit.CommitLog;
 import io.weir.commit.OverwriteFilesImpl;
@@ -23,6 +24,7 @@ import io.weir.exceptions.ValidationException;
 import io.weir.io.FileIO;
 import io.weir.scan.IncrementalScanImpl;
 import io.weir.scan.TableScanImpl;
+import io.weir.schema.UpdateSchemaImpl;
 import io.weir.service.CompactionImpl;
 import io.weir.service.FileSnapshotLeases;
 import io.weir.service.OrphanFileRemoval;
@@ -93,7 +95,14 @@ public final class TableImpl implements Table {
     public TableWrite.Builder newWrite() {
         return new TableWrite.Builder() {
             private int[] appendBuckets = {0};
-            private long writeBufferSize = metadata().options().writeBufferSize();
+            private long writeBufferSize = -1;
+            private TableMetadata metadata = metadata();
+
+            @Override
+            public TableWrite.Builder useSchema(int schemaId) {
+                this.metadata = metadata(schemaId);
+                return this;
+            }
 
             @Override
             public TableWrite.Builder appendBucket(int bucket) {
@@ -117,7 +126,6 @@ public final class TableImpl implements Table {
 
             @Override
             public TableWrite create() {
-                TableMetadata metadata = metadata();
                 int buckets = metadata.options().bucket();
                 for (int bucket : appendBuckets) {
                     ValidationException.check(
@@ -134,7 +142,14 @@ public final class TableImpl implements Table {
                                         appendBuckets,
                                         currentSnapshot(),
                                         metadata.options().targetFileSize());
-                return new TableWriteImpl(io(), location(), metadata, choice, writeBufferSize);
+                return new TableWriteImpl(
+                        io(),
+                        location(),
+                        metadata,
+                        choice,
+                        writeBufferSize > 0
+                                ? writeBufferSize
+                                : metadata.options().writeBufferSize());
             }
         };
     }
@@ -143,13 +158,20 @@ public final class TableImpl implements Table {
     public BulkWrite.Builder newBulkWrite() {
         return new BulkWrite.Builder() {
             private int appendBucket;
-            private long writeBufferSize = metadata().options().writeBufferSize();
+            private long writeBufferSize = -1;
+            private TableMetadata metadata = metadata();
             private String spillDirectory = System.getProperty("java.io.tmpdir");
             private int maxMergeFanIn = 64;
 
             @Override
             public BulkWrite.Builder appendBucket(int bucket) {
                 this.appendBucket = bucket;
+                return this;
+            }
+
+            @Override
+            public BulkWrite.Builder useSchema(int schemaId) {
+                this.metadata = metadata(schemaId);
                 return this;
             }
 
@@ -178,9 +200,11 @@ public final class TableImpl implements Table {
                 return new BulkWriteImpl(
                         io(),
                         location(),
-                        metadata(),
+                        metadata,
                         appendBucket,
-                        writeBufferSize,
+                        writeBufferSize > 0
+                                ? writeBufferSize
+                                : metadata.options().writeBufferSize(),
                         Path.of(spillDirectory),
                         maxMergeFanIn);
             }
@@ -220,6 +244,11 @@ public final class TableImpl implements Table {
     @Override
     public Rescale newRescale() {
         return new RescaleImpl(this, log);
+    }
+
+    @Override
+    public UpdateSchema updateSchema() {
+        return new UpdateSchemaImpl(this, log);
     }
 
     @Override

@@ -40,6 +40,7 @@ public final class Layers {
                     "io.weir.merge",
                     "io.weir.read",
                     "io.weir.scan",
+                    "io.weir.schema",
                     "io.weir.service",
                     "io.weir.table",
                     "io.weir.write");

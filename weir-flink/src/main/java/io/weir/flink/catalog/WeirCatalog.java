@@ -19,6 +19,7 @@ import org.apache.flink.table.catalog.CatalogPartition;
 import org.apache.flink.table.catalog.CatalogPartitionImpl;
 import org.apache.flink.table.catalog.CatalogPartitionSpec;
 import org.apache.flink.table.catalog.ObjectPath;
+import org.apache.flink.table.catalog.TableChange;
 import org.apache.flink.table.catalog.exceptions.DatabaseAlreadyExistException;
 import org.apache.flink.table.catalog.exceptions.DatabaseNotEmptyException;
 import org.apache.flink.table.catalog.exceptions.DatabaseNotExistException;
@@ -264,11 +265,76 @@ public class WeirCatalog extends CatalogDefaults {
         warehouse.move(warehouse.table(path), warehouse.table(target));
     }
 
+    /** Flink passes the changes of every ALTER TABLE statement to the other variant. */
     @Override
     public void alterTable(ObjectPath path, CatalogBaseTable table, boolean ignoreIfNotExists) {
         throw unsupported(
-                "ALTER TABLE " + path.getFullName(),
-                "change a table's schema or options yet (they are fixed when it is created)");
+                "ALTER TABLE " + path.getFullName() + " without a list of changes",
+                "replace a table's definition as a whole (use ALTER TABLE statements)");
+    }
+
+    /**
+     * Commits the statement's changes as one new schema version of the table (docs/flink-sql.md,
+     * "Changing a table"): old files are not rewritten, and jobs running on the previous version
+     * keep writing and reading it.
+     */
+    @Override
+    public void alterTable(
+            ObjectPath path,
+            CatalogBaseTable newTable,
+            List<TableChange> changes,
+            boolean ignoreIfNotExists)
+            throws TableNotExistException {
+        if (SystemTableName.of(path) != null) {
+            throw new ValidationException(
+                    "Cannot alter " + path.getFullName() + ": system tables cannot be altered");
+        }
+        if (!isTable(path)) {
+            if (ignoreIfNotExists) {
+                return;
+            }
+            throw new TableNotExistException(getName(), path);
+        }
+        Table table = load(path);
+        try {
+            TableChanges.apply(path.getFullName(), table.updateSchema(), changes).commit();
+        } catch (io.weir.exceptions.ValidationException e) {
+            // The core names the table by its location; here it is named as the user wrote it.
+            // The message is complete: the core's exception would only repeat it as the cause.
+            throw new ValidationException(
+                    e.getMessage().replace(table.location(), path.getFullName()));
+        }
+    }
+
+    /**
+     * The table as it was at {@code timestamp} ({@code FOR SYSTEM_TIME AS OF}): the columns and
+     * options of that snapshot's schema version, read at that time.
+     */
+    @Override
+    public CatalogBaseTable getTable(ObjectPath path, long timestamp)
+            throws TableNotExistException {
+        if (SystemTableName.of(path) != null) {
+            throw new ValidationException(
+                    "Cannot read "
+                            + path.getFullName()
+                            + " as of a time: system tables have no"
+                            + " history");
+        }
+        Table table = load(path);
+        io.weir.Snapshot snapshot;
+        try {
+            snapshot = table.snapshotAsOf(timestamp);
+        } catch (RuntimeException e) {
+            throw new ValidationException(
+                    "Cannot read table "
+                            + path.getFullName()
+                            + " as of "
+                            + java.time.Instant.ofEpochMilli(timestamp)
+                            + ": "
+                            + e.getMessage(),
+                    e);
+        }
+        return CatalogTables.toFlink(table, table.metadata(snapshot.schemaId()), timestamp);
     }
 
     // ---- partitions: those with live files

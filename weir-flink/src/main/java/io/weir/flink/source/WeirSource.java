@@ -154,6 +154,7 @@ public final class WeirSource
         private Duration leaseTtl;
         private Boolean leases;
         private boolean countRows;
+        private int schemaId = -1;
 
         private Builder() {}
 
@@ -209,6 +210,18 @@ public final class WeirSource
          */
         public Builder countRows() {
             this.countRows = true;
+            return this;
+        }
+
+        /**
+         * Return the columns of this schema version of the table (default: its current one when the
+         * source is built). The source keeps them whatever schema changes follow; files of other
+         * versions are mapped by field id (docs/format.md, "Schema evolution").
+         */
+        public Builder schemaId(int schemaId) {
+            ValidationException.check(
+                    schemaId >= 0, "Invalid schema id %s: must be >= 0", schemaId);
+            this.schemaId = schemaId;
             return this;
         }
 
@@ -324,7 +337,8 @@ public final class WeirSource
             validateStart();
             SerializableSupplier<FileIO> io = this.io != null ? this.io : FileIOLoader.of(location);
             Table table = Tables.load(io.get(), location);
-            TableScan scan = table.newScan().filter(filter);
+            int schema = schemaId >= 0 ? schemaId : table.metadata().schemaId();
+            TableScan scan = table.newScan().useSchema(schema).filter(filter);
             if (columns != null) {
                 scan = scan.select(columns);
             }
@@ -344,6 +358,7 @@ public final class WeirSource
                             discoveryInterval.toMillis(),
                             consumerId,
                             leased() ? leaseTtl().toMillis() : 0,
+                            schema,
                             countRows);
             return new WeirSource(
                     spec, countRows ? COUNT_TYPE : FlinkTypes.toFlink(scan.readType()));

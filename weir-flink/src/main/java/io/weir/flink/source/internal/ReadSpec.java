@@ -29,6 +29,8 @@ import java.util.List;
  *     state (kept in the enumerator's checkpoints)
  * @param leaseTtlMillis how long the lease protects the snapshots the source needs without being
  *     renewed; 0: the source takes no lease
+ * @param schemaId the schema version whose columns the read returns (files of other versions are
+ *     mapped onto it by field id)
  * @param countRows for a bounded snapshot read: emit for each split one row, the number of rows it
  *     holds (one BIGINT), instead of its rows: a {@code COUNT(*)} pushed into the source
  */
@@ -47,6 +49,7 @@ public record ReadSpec(
         long discoveryIntervalMillis,
         String consumerId,
         long leaseTtlMillis,
+        int schemaId,
         boolean countRows)
         implements Serializable {
 

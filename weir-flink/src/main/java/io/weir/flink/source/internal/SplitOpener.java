@@ -47,8 +47,9 @@ final class SplitOpener {
     synchronized RowReader open(WeirSplit split) {
         if (scan == null) {
             Table table = Tables.load(spec.io().get(), spec.location());
-            TableScan s = table.newScan().filter(spec.filter());
-            IncrementalScan c = table.newIncrementalScan().filter(spec.filter());
+            TableScan s = table.newScan().useSchema(spec.schemaId()).filter(spec.filter());
+            IncrementalScan c =
+                    table.newIncrementalScan().useSchema(spec.schemaId()).filter(spec.filter());
             if (spec.columns() != null) {
                 s = s.select(spec.columns());
                 c = c.select(spec.columns());

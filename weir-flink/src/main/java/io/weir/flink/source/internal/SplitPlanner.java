@@ -134,7 +134,13 @@ public final class SplitPlanner {
         if (snapshotId == 0) {
             return List.of();
         }
-        return table.newScan().useSnapshot(snapshotId).filter(spec.filter()).plan().stream()
+        return table
+                .newScan()
+                .useSnapshot(snapshotId)
+                .useSchema(spec.schemaId())
+                .filter(spec.filter())
+                .plan()
+                .stream()
                 .map(WeirSplit::of)
                 .toList();
     }
@@ -163,7 +169,7 @@ public final class SplitPlanner {
             }
             if (commit.kind() == CommitKind.APPEND && commit.removed().isEmpty()) {
                 commit.added().stream().map(DataFile::fileGroup).forEach(appended::add);
-            } else if (commit.kind() != CommitKind.COMPACT) {
+            } else if (commit.kind() != CommitKind.COMPACT && commit.kind() != CommitKind.SCHEMA) {
                 onlyAppendsAndCompactions = false;
                 break;
             }
@@ -171,7 +177,11 @@ public final class SplitPlanner {
         if (onlyAppendsAndCompactions && appended.isEmpty()) {
             return List.of();
         }
-        IncrementalScan scan = table.newIncrementalScan().between(from, to).filter(spec.filter());
+        IncrementalScan scan =
+                table.newIncrementalScan()
+                        .between(from, to)
+                        .useSchema(spec.schemaId())
+                        .filter(spec.filter());
         List<ChangeTask> tasks = scan.plan();
         boolean skipCompacted = onlyAppendsAndCompactions;
         return tasks.stream()
