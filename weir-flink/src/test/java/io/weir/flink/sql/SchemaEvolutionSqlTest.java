@@ -40,7 +40,7 @@ class SchemaEvolutionSqlTest {
             new MiniClusterExtension(
                     new MiniClusterResourceConfiguration.Builder()
                             .setNumberTaskManagers(1)
-                            .setNumberSlotsPerTaskManager(2)
+                            .setNumberSlotsPerTaskManager(4)
                             .build());
 
     @TempDir Path warehouse;
@@ -54,6 +54,8 @@ class SchemaEvolutionSqlTest {
     private TableEnvironment catalog(EnvironmentSettings settings) {
         TableEnvironment env = TableEnvironment.create(settings);
         env.getConfig().set("table.local-time-zone", "UTC");
+        // A streaming job and the batch statements beside it fit the cluster's slots.
+        env.getConfig().set("parallelism.default", "1");
         env.executeSql(
                 "CREATE CATALOG c WITH ('type' = 'weir', 'warehouse' = '" + warehouse + "')");
         env.executeSql("USE CATALOG c");
@@ -177,6 +179,41 @@ class SchemaEvolutionSqlTest {
         insert("INSERT INTO live VALUES (5000, 'new', 7)");
         assertThat(rows("SELECT k, extra FROM live WHERE extra IS NOT NULL"))
                 .containsExactly("+I[5000, 7]");
+    }
+
+    @Test
+    void aStreamingReadKeepsItsColumnsAfterAColumnIsAddedAndWidened() throws Exception {
+        sql.executeSql("CREATE TABLE s (k INT, v INT, PRIMARY KEY (k) NOT ENFORCED)");
+        insert("INSERT INTO s VALUES (1, 10)");
+        TableEnvironment streaming = catalog(EnvironmentSettings.inStreamingMode());
+        TableResult result = streaming.executeSql("SELECT * FROM s");
+        try (CloseableIterator<Row> rows = result.collect()) {
+            assertThat(rows.next().toString()).isEqualTo("+I[1, 10]");
+            sql.executeSql("ALTER TABLE s ADD n STRING").await();
+            insert("INSERT INTO s VALUES (2, 20, 'new')");
+            assertThat(rows.next().toString()).isEqualTo("+I[2, 20]");
+            // A widened value cannot be read back as the job's INT: the job fails, naming it.
+            sql.executeSql("ALTER TABLE s MODIFY v BIGINT").await();
+            insert("INSERT INTO s VALUES (3, 30000000000, 'wide')");
+            assertThatThrownBy(rows::next)
+                    .satisfies(
+                            e ->
+                                    assertThat(causes(e))
+                                            .anyMatch(
+                                                    m ->
+                                                            m.contains(
+                                                                    "its column 'v' is BIGINT,"
+                                                                            + " which cannot be read"
+                                                                            + " as INT")));
+        }
+    }
+
+    private static List<String> causes(Throwable e) {
+        List<String> messages = new ArrayList<>();
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            messages.add(String.valueOf(t.getMessage()));
+        }
+        return messages;
     }
 
     private void awaitCommits(String name, long commits) throws InterruptedException {
