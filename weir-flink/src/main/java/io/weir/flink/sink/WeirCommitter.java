@@ -111,6 +111,7 @@ final class WeirCommitter implements Committer<WeirCommittable> {
                     result.commit().id(),
                     millis);
             metrics.committed(committable, result.commit().id(), millis);
+            metrics.updateHealth(table(), result.commit());
         }
         if (hook != null) {
             hook.afterCommit(committable, result.alreadyCommitted());
