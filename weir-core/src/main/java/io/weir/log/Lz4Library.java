@@ -106,11 +106,16 @@ final class Lz4Library {
             if (root == null) {
                 isolationFailure = "lz4-java's fork (at.yawk.lz4) is not on the classpath";
             } else {
-                // Never closed: the library lives as long as the class loader that loads Weir.
+                // Never closed once used: the library lives as long as the class loader of Weir.
                 URLClassLoader isolated =
                         new URLClassLoader(
                                 "weir-lz4", new URL[] {root}, ClassLoader.getPlatformClassLoader());
-                return of(isolated, true, acceleration, "lz4-java fork from " + root);
+                try {
+                    return of(isolated, true, acceleration, "lz4-java fork from " + root);
+                } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+                    isolated.close();
+                    throw e;
+                }
             }
         } catch (ReflectiveOperationException
                 | java.io.IOException
