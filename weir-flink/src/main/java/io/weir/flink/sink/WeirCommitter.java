@@ -103,6 +103,7 @@ final class WeirCommitter implements Committer<WeirCommittable> {
                     location,
                     result.commit().id());
             request.signalAlreadyCommitted();
+            metrics.updateHealth(table(), result.commit());
         } else {
             LOG.info(
                     "Committed {} to table {} as commit {} in {} ms",

@@ -69,17 +69,20 @@ public final class TableHealth {
         return oldest < 0 ? 0 : Math.max(0, clock.getAsLong() - oldest);
     }
 
-    /** Since this committer's last successful commit, or since it started if it made none. */
+    /**
+     * Since the last commit this committer made or found made (after a restore), by the commit's
+     * timestamp; since the committer started if there was none.
+     */
     public long lastCommitAgeMillis() {
         return Math.max(0, clock.getAsLong() - lastCommitMillis);
     }
 
     /**
-     * After {@code ours} was committed to {@code table}: recounts the log files of the table's
-     * current snapshot (which includes {@code ours}).
+     * After {@code ours} was committed to {@code table} (or found committed already): recounts the
+     * log files of the table's current snapshot (which includes {@code ours}).
      */
     public void update(Table table, Commit ours) {
-        lastCommitMillis = clock.getAsLong();
+        lastCommitMillis = ours.timestampMillis();
         Snapshot snapshot = table.currentSnapshot();
         Set<String> live = new HashSet<>();
         long total = 0;
