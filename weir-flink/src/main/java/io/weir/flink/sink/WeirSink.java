@@ -245,7 +245,12 @@ public final class WeirSink
 
     @Override
     public Committer<WeirCommittable> createCommitter(CommitterInitContext context) {
-        return new WeirCommitter(io, location, new CommitterMetrics(context.metricGroup()), hook);
+        return new WeirCommitter(
+                io,
+                location,
+                new CommitterMetrics(
+                        context.metricGroup(), context.getTaskInfo().getIndexOfThisSubtask()),
+                hook);
     }
 
     @Override
