@@ -154,6 +154,7 @@ public final class WeirSource
         private Duration leaseTtl;
         private Boolean leases;
         private boolean countRows;
+        private boolean baseFilesOnly;
 
         private Builder() {}
 
@@ -209,6 +210,15 @@ public final class WeirSource
          */
         public Builder countRows() {
             this.countRows = true;
+            return this;
+        }
+
+        /**
+         * Read only the base files of each file group (read-optimized): the rows as of each group's
+         * last compaction, without the logs written since. For bounded snapshot reads.
+         */
+        public Builder baseFilesOnly() {
+            this.baseFilesOnly = true;
             return this;
         }
 
@@ -344,7 +354,8 @@ public final class WeirSource
                             discoveryInterval.toMillis(),
                             consumerId,
                             leased() ? leaseTtl().toMillis() : 0,
-                            countRows);
+                            countRows,
+                            baseFilesOnly);
             return new WeirSource(
                     spec, countRows ? COUNT_TYPE : FlinkTypes.toFlink(scan.readType()));
         }
@@ -370,6 +381,11 @@ public final class WeirSource
                                     && limit < 0),
                     "Cannot count the rows of table %s in a streaming, incremental or limited"
                             + " read: counting is for bounded snapshot reads",
+                    location);
+            ValidationException.check(
+                    !baseFilesOnly || (!streaming && !incremental && startMode == StartMode.FULL),
+                    "Cannot read only the base files of table %s in a streaming or change read:"
+                            + " read-optimized reads are bounded snapshot reads",
                     location);
             ValidationException.check(
                     snapshotId < 0 || timestampMillis < 0,

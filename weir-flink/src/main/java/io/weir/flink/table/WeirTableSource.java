@@ -93,7 +93,7 @@ public final class WeirTableSource
             SerializableSupplier<FileIO> io) {
         this.location = location;
         this.table = table;
-        this.options = Map.copyOf(options);
+        this.options = Map.copyOf(WeirReadOptions.resolveTag(table, options));
         this.streaming = streaming;
         this.io = io;
         // Fail at planning time, naming the option, rather than when the job starts.

@@ -31,6 +31,8 @@ import java.util.List;
  *     renewed; 0: the source takes no lease
  * @param countRows for a bounded snapshot read: emit for each split one row, the number of rows it
  *     holds (one BIGINT), instead of its rows: a {@code COUNT(*)} pushed into the source
+ * @param baseFilesOnly for a bounded snapshot read: read only the base files of each file group,
+ *     leaving out the rows of logs not compacted yet (read-optimized, the {@code $ro} system table)
  */
 public record ReadSpec(
         String location,
@@ -47,7 +49,8 @@ public record ReadSpec(
         long discoveryIntervalMillis,
         String consumerId,
         long leaseTtlMillis,
-        boolean countRows)
+        boolean countRows,
+        boolean baseFilesOnly)
         implements Serializable {
 
     public ReadSpec {

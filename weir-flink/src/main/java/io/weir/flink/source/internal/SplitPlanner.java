@@ -5,8 +5,10 @@ import io.weir.Commit;
 import io.weir.CommitKind;
 import io.weir.DataFile;
 import io.weir.FileGroupId;
+import io.weir.FileKind;
 import io.weir.IncrementalScan;
 import io.weir.Rescale;
+import io.weir.ScanTask;
 import io.weir.Table;
 import io.weir.exceptions.ValidationException;
 import io.weir.flink.source.StartMode;
@@ -135,8 +137,18 @@ public final class SplitPlanner {
             return List.of();
         }
         return table.newScan().useSnapshot(snapshotId).filter(spec.filter()).plan().stream()
+                .map(task -> spec.baseFilesOnly() ? baseFiles(task) : task)
+                .filter(task -> !task.files().isEmpty())
                 .map(WeirSplit::of)
                 .toList();
+    }
+
+    /** The task without its log files: the group as of its last compaction (read-optimized). */
+    private static ScanTask baseFiles(ScanTask task) {
+        return new ScanTask(
+                task.snapshotId(),
+                task.fileGroup(),
+                task.files().stream().filter(f -> f.kind() == FileKind.BASE).toList());
     }
 
     /**

@@ -105,6 +105,7 @@ class WeirSplitReaderTest {
                         1000,
                         null,
                         0,
+                        false,
                         false);
         return new WeirSplitReader(new SplitOpener(spec), t.rowType().size());
     }
