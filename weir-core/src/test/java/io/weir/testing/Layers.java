@@ -42,6 +42,7 @@ public final class Layers {
                     "io.weir.scan",
                     "io.weir.service",
                     "io.weir.table",
+                    "io.weir.tag",
                     "io.weir.write");
 
     private static final Pattern REFERENCE =

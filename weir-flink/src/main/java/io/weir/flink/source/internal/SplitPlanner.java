@@ -126,7 +126,10 @@ public final class SplitPlanner {
             return spec.snapshotId() - 1;
         }
         long ts = spec.timestampMillis();
-        if (current == 0 || table.commit(1).timestampMillis() >= ts) {
+        // Once commits expired, commit 1 is gone: the snapshot before the time says where to
+        // start, or that the changes since then have expired.
+        boolean noneExpired = table.earliestRetainedCommit() <= 1;
+        if (current == 0 || (noneExpired && table.commit(1).timestampMillis() >= ts)) {
             return 0;
         }
         return table.snapshotAsOf(ts - 1).id();
