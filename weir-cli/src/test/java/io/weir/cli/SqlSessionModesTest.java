@@ -55,7 +55,7 @@ class SqlSessionModesTest {
                 .as("no prompts: standard input is not a terminal")
                 .startsWith("a\n1\n")
                 .contains("Statements end with ';' and run as soon as it is typed")
-                .endsWith("b\nx;y\n\n")
+                .endsWith("b\nx;y\n")
                 .doesNotContain("Flink SQL>")
                 .doesNotContain("c\n3");
         assertThat(run.err())
@@ -71,7 +71,7 @@ class SqlSessionModesTest {
                                 .getBytes(StandardCharsets.UTF_8)));
         Run run = SqlCommandTest.run("sql", "-i", "--format", "csv");
         assertThat(run.exitCode()).as(run.err()).isZero();
-        assertThat(run.out()).isEqualTo("n\n7\n\n");
+        assertThat(run.out()).isEqualTo("n\n7\n");
     }
 
     @Test
@@ -117,7 +117,7 @@ class SqlSessionModesTest {
                             "SELECT x * 2 AS y FROM (VALUES (21)) AS t(x)");
 
             assertThat(run.exitCode()).as(run.err()).isZero();
-            assertThat(run.out()).isEqualTo("y\n42\n\n");
+            assertThat(run.out()).isEqualTo("y\n42\n");
             Collection<JobStatusMessage> jobs = cluster.listJobs().get();
             assertThat(jobs).as("the query ran on the remote cluster").hasSize(1);
             assertThat(jobs.iterator().next().getJobState().isGloballyTerminalState()).isTrue();

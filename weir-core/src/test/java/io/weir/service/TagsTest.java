@@ -4,6 +4,8 @@ import io.weir.DataFile;
 import io.weir.Snapshot;
 import io.weir.Table;
 import io.weir.Tag;
+import io.weir.commit.MetadataDiagnosis;
+import io.weir.exceptions.CorruptFileException;
 import io.weir.exceptions.SnapshotExpiredException;
 import io.weir.exceptions.ValidationException;
 import io.weir.io.LocalFileIO;
@@ -165,5 +167,39 @@ class TagsTest {
         Snapshot v1 = table.snapshot(1);
         assertThat(v1.id()).isEqualTo(1);
         assertThat(ModelTable.read(table, 1)).isEqualTo(model.expected(1));
+    }
+
+    /** A damaged tag file stops expiry and orphan removal: the files it keeps are unknown. */
+    @Test
+    void aDamagedTagStopsTheServicesThatWouldDeleteItsFiles() throws Exception {
+        String location = dir.resolve("t").toString();
+        ModelTable model = ModelTable.create(new LocalFileIO(), location, OPTIONS, clock);
+        Table table = model.table;
+        model.append(random, 20);
+        model.append(random, 20);
+        assertThat(table.newCompaction().full().execute()).isNotNull();
+        List<String> before = dataFiles(location);
+        Path damaged = Path.of(location, "_weir/tags/broken.json");
+        Files.createDirectories(damaged.getParent());
+        Files.writeString(damaged, "{\"format-version\" : 1, \"commit-id\" : ");
+
+        assertThatThrownBy(() -> table.expireSnapshots().commit())
+                .isInstanceOf(CorruptFileException.class)
+                .hasMessageContaining(damaged.toString());
+        assertThatThrownBy(() -> table.removeOrphanFiles().olderThan(Long.MAX_VALUE).execute())
+                .isInstanceOf(CorruptFileException.class)
+                .hasMessageContaining(damaged.toString());
+        assertThat(MetadataDiagnosis.run(new LocalFileIO(), location).problems())
+                .anySatisfy(
+                        p -> assertThat(p).contains(damaged.toString()).contains("damaged tag"));
+        // The expiry stopped before deleting a data file.
+        assertThat(dataFiles(location)).isEqualTo(before);
+        assertThat(ModelTable.read(table, 3)).isEqualTo(model.expected(2));
+    }
+
+    private static List<String> dataFiles(String location) {
+        return ModelTable.filesUnder(new LocalFileIO(), location).stream()
+                .filter(p -> !p.contains("/_weir/"))
+                .toList();
     }
 }

@@ -1,12 +1,12 @@
 package io.weir.cli.sql;
 
 import org.apache.flink.api.common.RuntimeExecutionMode;
-import org.apache.flink.core.execution.DefaultExecutorServiceLoader;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.DefaultExecutorServiceLoader;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableConfig;
@@ -50,8 +50,8 @@ import java.util.TreeMap;
  * endpoint that a Flink mini cluster always starts is bound to the loopback interface on an
  * ephemeral port; there is no web UI (flink-runtime-web is not on the classpath). With {@code
  * execution.target = 'remote'} they are submitted instead to the running cluster at {@code
- * rest.address} and {@code rest.port}, through Flink's REST client; that cluster must have the
- * Weir connector jar in its {@code lib/} (or get it with {@code pipeline.jars}).
+ * rest.address} and {@code rest.port}, through Flink's REST client; that cluster must have the Weir
+ * connector jar in its {@code lib/} (or get it with {@code pipeline.jars}).
  */
 public final class FlinkSession implements AutoCloseable {
     private static final String LOCAL = "local";

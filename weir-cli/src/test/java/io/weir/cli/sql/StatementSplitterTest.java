@@ -124,8 +124,6 @@ class StatementSplitterTest {
         assertThat(set.complete()).extracting(SqlStatement::text).containsExactly("x");
         assertThat(set.rest()).startsWith("EXECUTE STATEMENT SET BEGIN");
         assertThat(set.restLine()).isEqualTo(2);
-        assertThat(
-                        StatementSplitter.complete(set.rest() + "END;\n").complete())
-                .hasSize(1);
+        assertThat(StatementSplitter.complete(set.rest() + "END;\n").complete()).hasSize(1);
     }
 }

@@ -327,6 +327,15 @@ class SystemTablesTest {
                                         + " OPTIONS('scan.incremental.between' = '3,4') */"))
                 .containsExactlyInAnyOrder(
                         row("-D", 3L, "b", 30), row("-D", 4L, "b", 40), row("+I", 5L, "b", 50));
+        // The changes from a time: found from the retained commits, although commit 1 is gone.
+        assertThat(
+                        query(
+                                "SELECT * FROM c.db.`t$audit_log` /*+ OPTIONS('scan.mode' ="
+                                        + " 'from-snapshot', 'scan.timestamp' = '"
+                                        + time(4).toEpochMilli()
+                                        + "') */"))
+                .containsExactlyInAnyOrder(
+                        row("-D", 3L, "b", 30), row("-D", 4L, "b", 40), row("+I", 5L, "b", 50));
 
         // The tagged snapshot, although its commit expired: the table, and its metadata.
         List<List<Object>> atTwo =

@@ -221,7 +221,9 @@ class WeirProceduresTest {
         writeRounds(1);
         Map<Long, String> atTwo = new TreeMap<>(model);
         writeRounds(1);
-        assertThat(query("CALL c.sys.create_tag(`table` => 'db.t', tag => 'first', snapshot_id => 1)"))
+        assertThat(
+                        query(
+                                "CALL c.sys.create_tag(`table` => 'db.t', tag => 'first', snapshot_id => 1)"))
                 .containsExactly(Row.of("first", 1L));
 
         // By tag: commit 1's files again, as commit 4.
