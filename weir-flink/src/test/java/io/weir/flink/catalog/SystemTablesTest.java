@@ -170,6 +170,39 @@ class SystemTablesTest {
         }
     }
 
+    /** A damaged commit that a rollback abandoned (the repair of a table) has no row. */
+    @Test
+    void commitsLeaveOutADamagedCommitThatARollbackAbandoned() throws Exception {
+        makeCommits();
+        long bases = sizes(table.commit(3).added());
+        List<List<Object>> kept =
+                new ArrayList<>(query("SELECT * FROM c.db.`t$commits` WHERE commit_id <= 3"));
+        kept.sort(java.util.Comparator.comparing(r -> (Long) r.get(0)));
+        Files.writeString(
+                Path.of(table.location(), "_weir/commits/00000000000000000004.json"), "{ damaged");
+        Table damaged = Tables.load(table.location());
+        assertThat(damaged.rollbackTo(3).id()).isEqualTo(5);
+
+        List<List<Object>> expected = new ArrayList<>(kept);
+        expected.add(
+                row(
+                        5L,
+                        Instant.ofEpochMilli(damaged.commit(5).timestampMillis()),
+                        "ROLLBACK",
+                        0L,
+                        0L,
+                        0,
+                        0,
+                        null,
+                        null,
+                        0,
+                        3L,
+                        2L,
+                        4L,
+                        bases));
+        assertThat(query("SELECT * FROM c.db.`t$commits` ORDER BY commit_id")).isEqualTo(expected);
+    }
+
     @Test
     void filesShowTheLiveFilesOfTheLatestSnapshot() throws Exception {
         makeCommits();

@@ -3,6 +3,7 @@ package io.weir.flink.catalog.system;
 import io.weir.Commit;
 import io.weir.DataFile;
 import io.weir.Table;
+import io.weir.exceptions.CorruptFileException;
 
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -39,18 +40,35 @@ final class CommitHistory {
         Map<String, DataFile> live = new HashMap<>();
         long records = 0;
         long bytes = 0;
+        boolean resync = true; // the state before the next commit is unknown
         for (long id = first; id <= last; id++) {
-            Commit commit = table.commit(id);
-            Long removedRecords = 0L;
-            if (id == first || commit.baseCommitId() != id - 1) {
-                // The first retained commit, or a rollback: the state after it is read whole.
-                if (id == first && !commit.removed().isEmpty()) {
-                    removedRecords = null; // the state before it expired
+            Commit commit;
+            List<DataFile> state = null;
+            try {
+                commit = table.commit(id);
+                if (resync || commit.baseCommitId() != id - 1) {
+                    state = table.snapshot(id).files();
                 }
+            } catch (CorruptFileException e) {
+                // A damaged commit that a rollback abandoned (it repaired the table) has no row.
+                if (!abandoned(table, id, last)) {
+                    throw e;
+                }
+                resync = true;
+                continue;
+            }
+            Long removedRecords = 0L;
+            if (state != null) {
+                // The first retained commit, one after a damaged commit, or a rollback: the state
+                // after it is read whole; what it removed is unknown if the state before is.
+                if (resync && !commit.removed().isEmpty()) {
+                    removedRecords = null;
+                }
+                resync = false;
                 live.clear();
                 records = 0;
                 bytes = 0;
-                for (DataFile f : table.snapshot(id).files()) {
+                for (DataFile f : state) {
                     live.put(f.path(), f);
                     records += f.recordCount();
                     bytes += f.sizeInBytes();
@@ -95,6 +113,23 @@ final class CommitHistory {
                             bytes));
         }
         return history;
+    }
+
+    /**
+     * Whether a rollback after commit {@code id}, up to {@code last}, restored a state before it.
+     */
+    private static boolean abandoned(Table table, long id, long last) {
+        for (long later = id + 1; later <= last; later++) {
+            try {
+                Commit c = table.commit(later);
+                if (c.baseCommitId() < id) {
+                    return true;
+                }
+            } catch (CorruptFileException e) {
+                // another damaged commit: look further
+            }
+        }
+        return false;
     }
 
     /** One row per retained commit, oldest first. */
