@@ -37,7 +37,7 @@ public final class InteractiveShell {
 
     /**
      * @param prompts where prompts and help go (the terminal)
-     * @param showPrompts whether to show prompts (standard input is a terminal)
+     * @param showPrompts whether to show prompts (on a terminal)
      * @param failures reports a failed statement
      */
     public InteractiveShell(
