@@ -16,10 +16,12 @@ import io.weir.Table;
 import io.weir.TableMetadata;
 import io.weir.TableScan;
 import io.weir.TableWrite;
+import io.weir.Tags;
 import io.weir.UpdateSchema;
 import io.weir.commit.AppendFilesImpl;
 import io.weir.commit.CommitLog;
 import io.weir.commit.OverwriteFilesImpl;
+import io.weir.exceptions.SnapshotExpiredException;
 import io.weir.exceptions.ValidationException;
 import io.weir.io.FileIO;
 import io.weir.scan.IncrementalScanImpl;
@@ -31,6 +33,7 @@ import io.weir.service.OrphanFileRemoval;
 import io.weir.service.PartitionExpiry;
 import io.weir.service.RescaleImpl;
 import io.weir.service.SnapshotExpiry;
+import io.weir.tag.FileTags;
 import io.weir.write.AppendBuckets;
 import io.weir.write.BulkWriteImpl;
 import io.weir.write.TableWriteImpl;
@@ -67,13 +70,27 @@ public final class TableImpl implements Table {
     }
 
     @Override
+    public java.util.List<Integer> schemaIds() {
+        return log.schemaIds();
+    }
+
+    @Override
     public Snapshot currentSnapshot() {
         return log.current();
     }
 
+    /** A retained snapshot, or an expired one that a tag keeps. */
     @Override
     public Snapshot snapshot(long commitId) {
-        return log.state(commitId);
+        try {
+            return log.state(commitId);
+        } catch (SnapshotExpiredException e) {
+            Snapshot tagged = new FileTags(log).taggedSnapshot(commitId);
+            if (tagged == null) {
+                throw e;
+            }
+            return tagged;
+        }
     }
 
     @Override
@@ -274,6 +291,11 @@ public final class TableImpl implements Table {
     @Override
     public SnapshotLeases leases() {
         return new FileSnapshotLeases(log);
+    }
+
+    @Override
+    public Tags tags() {
+        return new FileTags(log);
     }
 
     @Override

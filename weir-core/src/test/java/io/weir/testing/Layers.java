@@ -43,6 +43,7 @@ public final class Layers {
                     "io.weir.schema",
                     "io.weir.service",
                     "io.weir.table",
+                    "io.weir.tag",
                     "io.weir.write");
 
     private static final Pattern REFERENCE =

@@ -5,6 +5,7 @@ import io.weir.Partition;
 import io.weir.Table;
 import io.weir.Tables;
 import io.weir.exceptions.TableAlreadyExistsException;
+import io.weir.flink.FlinkTypes;
 import io.weir.flink.catalog.system.SystemCatalogTable;
 import io.weir.flink.catalog.system.SystemTable;
 import io.weir.flink.procedure.TableLocator;
@@ -41,8 +42,8 @@ import java.util.TreeSet;
  * A catalog of Weir tables in a warehouse directory (see {@link Warehouse} for the layout). The
  * tables themselves are the only state: a table's schema, keys and options are read from its
  * metadata, so any number of catalogs, jobs and the {@code weir} command can share a warehouse.
- * Every table {@code t} has read-only system tables {@code t$commits} and {@code t$files}, and the
- * table services are procedures ({@link WeirProcedures}).
+ * Every table {@code t} has read-only system tables such as {@code t$commits} and {@code t$files}
+ * ({@link SystemTable}), and the table services are procedures ({@link WeirProcedures}).
  */
 public class WeirCatalog extends CatalogDefaults {
     private final Warehouse warehouse;
@@ -172,7 +173,11 @@ public class WeirCatalog extends CatalogDefaults {
                                                             + "'; its system tables are "
                                                             + SystemTable.suffixes()));
             return new SystemCatalogTable(
-                    kind, path.getFullName(), location, warehouse.io(location));
+                    kind,
+                    path.getFullName(),
+                    location,
+                    warehouse.io(location),
+                    FlinkTypes.toFlink(load(system.table()).schema()));
         }
         return CatalogTables.toFlink(load(path));
     }

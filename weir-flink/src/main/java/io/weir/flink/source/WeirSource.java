@@ -155,6 +155,7 @@ public final class WeirSource
         private Boolean leases;
         private boolean countRows;
         private int schemaId = -1;
+        private boolean baseFilesOnly;
 
         private Builder() {}
 
@@ -222,6 +223,15 @@ public final class WeirSource
             ValidationException.check(
                     schemaId >= 0, "Invalid schema id %s: must be >= 0", schemaId);
             this.schemaId = schemaId;
+            return this;
+        }
+
+        /**
+         * Read only the base files of each file group (read-optimized): the rows as of each group's
+         * last compaction, without the logs written since. For bounded snapshot reads.
+         */
+        public Builder baseFilesOnly() {
+            this.baseFilesOnly = true;
             return this;
         }
 
@@ -359,7 +369,8 @@ public final class WeirSource
                             consumerId,
                             leased() ? leaseTtl().toMillis() : 0,
                             schema,
-                            countRows);
+                            countRows,
+                            baseFilesOnly);
             return new WeirSource(
                     spec, countRows ? COUNT_TYPE : FlinkTypes.toFlink(scan.readType()));
         }
@@ -385,6 +396,11 @@ public final class WeirSource
                                     && limit < 0),
                     "Cannot count the rows of table %s in a streaming, incremental or limited"
                             + " read: counting is for bounded snapshot reads",
+                    location);
+            ValidationException.check(
+                    !baseFilesOnly || (!streaming && !incremental && startMode == StartMode.FULL),
+                    "Cannot read only the base files of table %s in a streaming or change read:"
+                            + " read-optimized reads are bounded snapshot reads",
                     location);
             ValidationException.check(
                     snapshotId < 0 || timestampMillis < 0,

@@ -110,7 +110,7 @@ public final class WeirTableSource
         this.location = location;
         this.table = table;
         this.version = version;
-        this.options = Map.copyOf(options);
+        this.options = Map.copyOf(WeirReadOptions.resolveTag(table, options));
         this.streaming = streaming;
         this.io = io;
         // Fail at planning time, naming the option, rather than when the job starts.

@@ -33,6 +33,8 @@ import java.util.List;
  *     mapped onto it by field id)
  * @param countRows for a bounded snapshot read: emit for each split one row, the number of rows it
  *     holds (one BIGINT), instead of its rows: a {@code COUNT(*)} pushed into the source
+ * @param baseFilesOnly for a bounded snapshot read: read only the base files of each file group,
+ *     leaving out the rows of logs not compacted yet (read-optimized, the {@code $ro} system table)
  */
 public record ReadSpec(
         String location,
@@ -50,7 +52,8 @@ public record ReadSpec(
         String consumerId,
         long leaseTtlMillis,
         int schemaId,
-        boolean countRows)
+        boolean countRows,
+        boolean baseFilesOnly)
         implements Serializable {
 
     public ReadSpec {

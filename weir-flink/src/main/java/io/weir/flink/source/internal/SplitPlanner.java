@@ -5,8 +5,10 @@ import io.weir.Commit;
 import io.weir.CommitKind;
 import io.weir.DataFile;
 import io.weir.FileGroupId;
+import io.weir.FileKind;
 import io.weir.IncrementalScan;
 import io.weir.Rescale;
+import io.weir.ScanTask;
 import io.weir.Table;
 import io.weir.exceptions.ValidationException;
 import io.weir.flink.source.StartMode;
@@ -124,7 +126,10 @@ public final class SplitPlanner {
             return spec.snapshotId() - 1;
         }
         long ts = spec.timestampMillis();
-        if (current == 0 || table.commit(1).timestampMillis() >= ts) {
+        // Once commits expired, commit 1 is gone: the snapshot before the time says where to
+        // start, or that the changes since then have expired.
+        boolean noneExpired = table.earliestRetainedCommit() <= 1;
+        if (current == 0 || (noneExpired && table.commit(1).timestampMillis() >= ts)) {
             return 0;
         }
         return table.snapshotAsOf(ts - 1).id();
@@ -141,8 +146,18 @@ public final class SplitPlanner {
                 .filter(spec.filter())
                 .plan()
                 .stream()
+                .map(task -> spec.baseFilesOnly() ? baseFiles(task) : task)
+                .filter(task -> !task.files().isEmpty())
                 .map(WeirSplit::of)
                 .toList();
+    }
+
+    /** The task without its log files: the group as of its last compaction (read-optimized). */
+    private static ScanTask baseFiles(ScanTask task) {
+        return new ScanTask(
+                task.snapshotId(),
+                task.fileGroup(),
+                task.files().stream().filter(f -> f.kind() == FileKind.BASE).toList());
     }
 
     /**

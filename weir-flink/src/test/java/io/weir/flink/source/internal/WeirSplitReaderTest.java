@@ -106,6 +106,7 @@ class WeirSplitReaderTest {
                         null,
                         0,
                         0,
+                        false,
                         false);
         return new WeirSplitReader(new SplitOpener(spec), t.rowType().size());
     }
