@@ -90,7 +90,8 @@ final class StateLoader {
         boolean listed = false;
         if (hint > latest && files.exists(paths.commit(hint))) {
             latest = hint;
-        } else if (latest == 0) {
+        } else if (latest == 0 || (hint > latest && earliestRetained() > hint)) {
+            // Also when the hint lags behind a newer commit and its own commit expired since.
             latest = files.maxListedId(paths.commitsDir(), Long.MAX_VALUE);
             listed = true;
         }

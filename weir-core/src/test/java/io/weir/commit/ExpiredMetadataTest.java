@@ -56,6 +56,26 @@ class ExpiredMetadataTest {
         }
     }
 
+    /**
+     * The LATEST hint is written after its commit lands, so it may lag behind a newer commit; if
+     * expiry then deletes the hinted commit, a table object far behind must load the latest state,
+     * not take the hint for proof of lost commits.
+     */
+    @Test
+    void aLaggingHintWhoseCommitExpiredIsNotDamage() throws Exception {
+        FileCommitLog log = create(10, 3);
+        FileCommitLog behind = FileCommitLog.load(new LocalFileIO(), location(), clock);
+        for (int i = 0; i < 12; i++) {
+            clock.advance(1_000);
+            log.commit(CommitRequest.append(List.of(TestDataFiles.log("e", i % 3))));
+        }
+        expireBefore(log, 15);
+        Files.writeString(dir.resolve("table/_weir/LATEST"), "12\n"); // lagging, expired
+        assertThat(behind.refresh()).isEqualTo(log.current());
+        assertThat(FileCommitLog.load(new LocalFileIO(), location(), clock).current())
+                .isEqualTo(log.current());
+    }
+
     @Test
     void loadingAfterExpiryStartsAtOrAfterTheEarliestRetainedCommit() throws Exception {
         FileCommitLog log = create(10, 35);

@@ -81,6 +81,19 @@ class SchemaEvolutionSqlTest {
         sql.executeSql("ALTER TABLE t SET ('snapshot.num-retained.min' = '20')").await();
         Table t = table("t");
         assertThat(t.metadata().schemaId()).isEqualTo(6);
+        // One row per version in $schemas, each with its own columns.
+        assertThat(rows("SELECT schema_id, fields FROM `t$schemas` WHERE schema_id IN (0, 6)"))
+                .containsExactly(
+                        "+I[0, [{\"id\":0,\"name\":\"k\",\"type\":\"INT NOT NULL\"},"
+                                + "{\"id\":1,\"name\":\"v\",\"type\":\"INT\"},"
+                                + "{\"id\":2,\"name\":\"s\",\"type\":\"STRING\"}]]",
+                        "+I[6, [{\"id\":4,\"name\":\"first_col\",\"type\":\"STRING\"},"
+                                + "{\"id\":0,\"name\":\"k\",\"type\":\"INT NOT NULL\"},"
+                                + "{\"id\":3,\"name\":\"c\",\"type\":\"DOUBLE\","
+                                + "\"description\":\"added\"},"
+                                + "{\"id\":1,\"name\":\"amount\",\"type\":\"BIGINT\","
+                                + "\"description\":\"widened\"}]]");
+        assertThat(rows("SELECT COUNT(*) FROM `t$schemas`")).containsExactly("+I[7]");
         assertThat(t.options().toMap()).containsEntry("snapshot.num-retained.min", "20");
 
         insert("INSERT INTO t VALUES ('x', 3, 3.5, 30000000000)");
