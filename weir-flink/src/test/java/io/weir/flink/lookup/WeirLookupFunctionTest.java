@@ -2,6 +2,7 @@ package io.weir.flink.lookup;
 
 import io.weir.data.BinaryRowWriter;
 import io.weir.data.KeyFields;
+import io.weir.exceptions.ValidationException;
 import io.weir.flink.FileIOLoader;
 import io.weir.flink.FlinkTypes;
 
@@ -21,6 +22,7 @@ import java.util.Random;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The lookup function over a real table, outside a Flink job: what it loads and what it answers.
@@ -182,5 +184,16 @@ class WeirLookupFunctionTest {
         }
         assertThat(f.localTable().loadedGroups()).isEqualTo(4);
         f.close();
+    }
+
+    @Test
+    void anInvalidRefreshIntervalIsRefusedNamingTheOption() {
+        DimTable dim = new DimTable(dir, 2);
+        assertThatThrownBy(() -> function(dim, new int[] {0}, "soon"))
+                .isInstanceOf(ValidationException.class)
+                .hasMessageContaining("Invalid value for option 'lookup.refresh-interval'");
+        assertThatThrownBy(() -> function(dim, new int[] {0}, "-1 s"))
+                .isInstanceOf(ValidationException.class)
+                .hasMessageContaining("option 'lookup.refresh-interval'");
     }
 }
