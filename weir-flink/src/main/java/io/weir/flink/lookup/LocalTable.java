@@ -112,6 +112,10 @@ final class LocalTable implements Closeable {
 
     /** The rows under the key of {@code keyRow} (the list is the caller's). */
     List<RowData> find(RowData keyRow) {
+        return find(keyRow, false);
+    }
+
+    private List<RowData> find(RowData keyRow, boolean retried) {
         BinaryRow key = keys.probe(keyRow);
         if (key == null) {
             return List.of();
@@ -120,8 +124,8 @@ final class LocalTable implements Closeable {
         LookupIndex[] candidates;
         if (keys.byBucket()) {
             int bucket = keys.bucket(key, buckets);
-            if (!bucketLoaded[bucket]) {
-                loadBucket(bucket);
+            if (!bucketLoaded[bucket] && !loadBucket(bucket, retried)) {
+                return find(keyRow, true);
             }
             candidates = byBucket[bucket];
         } else {
@@ -134,29 +138,29 @@ final class LocalTable implements Closeable {
         return out == null ? List.of() : out;
     }
 
-    private void loadBucket(int bucket) {
-        bucketLoaded[bucket] = true;
+    /**
+     * Loads the file groups of a bucket. If the snapshot's files are gone (expired: compacted and
+     * cleaned since it was loaded), moves to the latest snapshot instead and returns false: the
+     * caller starts over, as the bucket count may have changed.
+     */
+    private boolean loadBucket(int bucket, boolean retried) {
         try {
             for (ScanTask task : planned.values()) {
-                if (task.fileGroup().bucket() == bucket) {
+                if (task.fileGroup().bucket() == bucket && !loaded.containsKey(task.fileGroup())) {
                     loaded.put(task.fileGroup(), load(scan, task));
                 }
             }
         } catch (MissingFileException e) {
-            // The snapshot expired under us (its files compacted and cleaned): take the latest.
-            bucketLoaded[bucket] = false;
-            refresh();
-            if (!bucketLoaded[bucket]) {
-                bucketLoaded[bucket] = true;
-                for (ScanTask task : planned.values()) {
-                    if (task.fileGroup().bucket() == bucket
-                            && !loaded.containsKey(task.fileGroup())) {
-                        loaded.put(task.fileGroup(), load(scan, task));
-                    }
-                }
+            if (retried) {
+                throw e;
             }
+            refresh();
+            return false;
+        } finally {
+            index();
         }
-        index();
+        bucketLoaded[bucket] = true;
+        return true;
     }
 
     private Loaded load(TableScan scan, ScanTask task) {

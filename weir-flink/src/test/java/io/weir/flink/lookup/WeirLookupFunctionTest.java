@@ -196,4 +196,25 @@ class WeirLookupFunctionTest {
                 .isInstanceOf(ValidationException.class)
                 .hasMessageContaining("option 'lookup.refresh-interval'");
     }
+
+    @Test
+    void aLazyLoadOfAnExpiredSnapshotLoadsTheLatestInstead() throws Exception {
+        DimTable dim = new DimTable(dir, 4);
+        dim.randomChanges(new Random(6), 300, 150);
+        dim.commit();
+        WeirLookupFunction f = function(dim, new int[] {0}, "1 h");
+        long opened = f.localTable().snapshotId();
+        // Every file of the opened snapshot is compacted away and deleted.
+        dim.randomChanges(new Random(7), 300, 150);
+        dim.commit();
+        dim.compact();
+        dim.table.expireSnapshots().retainLast(1).expireOlderThan(Long.MAX_VALUE).commit();
+        for (long id = 0; id < 150; id++) {
+            List<List<Object>> expected =
+                    dim.model.containsKey(id) ? List.of(dim.model.get(id)) : List.of();
+            assertThat(values(f.lookup(GenericRowData.of(id)))).as("id %s", id).isEqualTo(expected);
+        }
+        assertThat(f.localTable().snapshotId()).isGreaterThan(opened);
+        f.close();
+    }
 }
