@@ -101,8 +101,7 @@ class WeirLookupFunctionTest {
     }
 
     @Test
-    void newCommitsShowAfterTheRefreshIntervalAndRebuildOnlyTheGroupsTheyChanged()
-            throws Exception {
+    void newCommitsShowAfterTheRefreshIntervalThroughOverlaysFoldedWhenLarge() throws Exception {
         DimTable dim = new DimTable(dir, 4);
         dim.randomChanges(new Random(2), 400, 200);
         dim.upsert(7, "before", "DE");
@@ -114,8 +113,7 @@ class WeirLookupFunctionTest {
             hourly.lookup(GenericRowData.of(id));
             eager.lookup(GenericRowData.of(id));
         }
-        long loads = eager.localTable().groupLoads();
-        assertThat(loads).isEqualTo(4);
+        assertThat(eager.localTable().groupLoads()).isEqualTo(4);
 
         dim.upsert(7, "after", "US");
         dim.delete(8);
@@ -126,20 +124,33 @@ class WeirLookupFunctionTest {
         assertThat(values(hourly.lookup(GenericRowData.of(8L)))).hasSize(1);
         assertThat(values(eager.lookup(GenericRowData.of(7L)))).containsExactly(after);
         assertThat(values(eager.lookup(GenericRowData.of(8L)))).as("deleted").isEmpty();
-        int changedGroups = bucketOf(dim, 7, 4) == bucketOf(dim, 8, 4) ? 1 : 2;
-        assertThat(eager.localTable().groupLoads()).isEqualTo(loads + changedGroups);
+        // The two changes went to overlays; nothing was rebuilt.
+        assertThat(eager.localTable().overlayKeys()).isEqualTo(2);
+        assertThat(eager.localTable().groupLoads()).isEqualTo(4);
 
-        // A compaction changes files, not rows: the answers stay.
+        // A compaction changes files, not rows: the answers stay, the overlays too.
         dim.compact();
-        for (long id = 0; id < 200; id++) {
-            List<List<Object>> expected =
-                    dim.model.containsKey(id) ? List.of(dim.model.get(id)) : List.of();
-            assertThat(values(eager.lookup(GenericRowData.of(id))))
-                    .as("id %s", id)
-                    .isEqualTo(expected);
+        assertAllKeys(dim, eager, 200);
+        assertThat(eager.localTable().groupLoads()).isEqualTo(4);
+
+        // Changes to more keys than a quarter of a group (and 1024) fold into a rebuild.
+        for (long id = 1000; id < 7000; id++) {
+            dim.upsert(id, "bulk", "JP");
         }
+        dim.commit();
+        assertAllKeys(dim, eager, 7000);
+        assertThat(eager.localTable().groupLoads()).isEqualTo(8);
+        assertThat(eager.localTable().overlayKeys()).isZero();
         hourly.close();
         eager.close();
+    }
+
+    private static void assertAllKeys(DimTable dim, WeirLookupFunction f, long keys) {
+        for (long id = 0; id < keys; id++) {
+            List<List<Object>> expected =
+                    dim.model.containsKey(id) ? List.of(dim.model.get(id)) : List.of();
+            assertThat(values(f.lookup(GenericRowData.of(id)))).as("id %s", id).isEqualTo(expected);
+        }
     }
 
     @Test
