@@ -25,7 +25,8 @@ import java.util.SplittableRandom;
  * {@code (id BIGINT, name STRING, country STRING, v BIGINT)}, 4 buckets, then {@code lookups}
  * random probes of ids below {@code 1.25 * rows} on one thread, with the primary key or {@code v}
  * as the join key. Prints ns and bytes allocated per lookup, the live heap and the index files'
- * size. Arguments: {@code workDir rows lookups}.
+ * size. Arguments: {@code workDir rows lookups}. Run it with a heap smaller than the index (e.g.
+ * {@code -Xmx256m} for 3 M rows) to see the index live outside the heap.
  */
 public final class LookupFunctionBench {
     private LookupFunctionBench() {}
@@ -43,7 +44,11 @@ public final class LookupFunctionBench {
                         .primaryKey("id")
                         .build();
         String location = work.resolve("dim").toString();
-        Table table = Tables.create(location, schema, Map.of("bucket", "4"));
+        // A small sort buffer, so that the table can be written under a heap smaller than the
+        // index.
+        Table table =
+                Tables.create(
+                        location, schema, Map.of("bucket", "4", "write-buffer-size", "32 mb"));
         try (TableWrite write = table.newBulkWrite().create()) {
             String[] countries = {"DE", "FR", "US", "JP"};
             for (long id = 0; id < rows; id++) {

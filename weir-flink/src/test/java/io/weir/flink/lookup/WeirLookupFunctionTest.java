@@ -1,10 +1,15 @@
 package io.weir.flink.lookup;
 
+import io.weir.Schema;
+import io.weir.Table;
+import io.weir.TableWrite;
+import io.weir.Tables;
 import io.weir.data.BinaryRowWriter;
 import io.weir.data.KeyFields;
 import io.weir.exceptions.ValidationException;
 import io.weir.flink.FileIOLoader;
 import io.weir.flink.FlinkTypes;
+import io.weir.types.DataTypes;
 
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -16,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -226,6 +232,49 @@ class WeirLookupFunctionTest {
             assertThat(values(f.lookup(GenericRowData.of(id)))).as("id %s", id).isEqualTo(expected);
         }
         assertThat(f.localTable().snapshotId()).isGreaterThan(opened);
+        f.close();
+    }
+
+    @Test
+    void aPrimaryKeyOfTwoColumnsProbedInTheOtherOrderFindsItsBucket() throws Exception {
+        Schema schema =
+                Schema.builder()
+                        .column("name", DataTypes.STRING())
+                        .column("id", DataTypes.INT())
+                        .column("v", DataTypes.DOUBLE())
+                        .primaryKey("name", "id")
+                        .build();
+        String location = dir.resolve("two").toString();
+        Table table = Tables.create(location, schema, Map.of("bucket", "5"));
+        Map<List<Object>, Double> model = new HashMap<>();
+        try (TableWrite write = table.newWrite().create()) {
+            for (int i = 0; i < 500; i++) {
+                String name = i % 3 == 0 ? "n" + (i % 7) : "a-longer-name-" + (i % 11);
+                double v = i * 0.5;
+                write.write(BinaryRowWriter.toRow(schema.rowType(), name, i % 40, v));
+                model.put(List.of(name, i % 40), v);
+            }
+            table.newAppend().addFiles(write.prepareCommit()).commit();
+        }
+        WeirLookupFunction f =
+                new WeirLookupFunction(
+                        location,
+                        FileIOLoader.of(location),
+                        schema.rowType().names(),
+                        FlinkTypes.toFlink(schema),
+                        new int[] {1, 0},
+                        schema.primaryKey(),
+                        Map.of("lookup.local-dir", dir.resolve("local2").toString()));
+        f.open();
+        for (int i = 0; i < 500; i++) {
+            String name = i % 3 == 0 ? "n" + (i % 7) : "a-longer-name-" + (i % 11);
+            Double v = model.get(List.of(name, i % 40));
+            java.util.Collection<RowData> rows =
+                    f.lookup(GenericRowData.of(i % 40, StringData.fromString(name)));
+            assertThat(rows).hasSize(1);
+            assertThat(rows.iterator().next().getDouble(2)).isEqualTo(v);
+        }
+        assertThat(f.lookup(GenericRowData.of(1, StringData.fromString("absent")))).isEmpty();
         f.close();
     }
 }
