@@ -277,4 +277,48 @@ class WeirLookupFunctionTest {
         assertThat(f.lookup(GenericRowData.of(1, StringData.fromString("absent")))).isEmpty();
         f.close();
     }
+
+    @Test
+    void anAppendOnlyTableIsLoadedWholeAndReturnsEveryRowOfAKey() throws Exception {
+        Schema schema =
+                Schema.builder()
+                        .column("k", DataTypes.BIGINT())
+                        .column("v", DataTypes.STRING())
+                        .build();
+        String location = dir.resolve("append").toString();
+        Table table = Tables.create(location, schema, Map.of("bucket", "3"));
+        Map<Long, List<String>> model = new HashMap<>();
+        for (int commit = 0; commit < 2; commit++) {
+            try (TableWrite write = table.newWrite().create()) {
+                for (int i = 0; i < 300; i++) {
+                    long k = i % 17;
+                    String v = "v" + commit + "-" + i;
+                    write.write(BinaryRowWriter.toRow(schema.rowType(), k, v));
+                    model.computeIfAbsent(k, x -> new ArrayList<>()).add(v);
+                }
+                table.newAppend().addFiles(write.prepareCommit()).commit();
+            }
+        }
+        WeirLookupFunction f =
+                new WeirLookupFunction(
+                        location,
+                        FileIOLoader.of(location),
+                        schema.rowType().names(),
+                        FlinkTypes.toFlink(schema),
+                        new int[] {0},
+                        List.of(),
+                        Map.of("lookup.local-dir", dir.resolve("local3").toString()));
+        f.open();
+        assertThat(f.localTable().loadedGroups()).isEqualTo(f.localTable().groups());
+        for (long k = 0; k < 20; k++) {
+            List<String> values = new ArrayList<>();
+            for (RowData r : f.lookup(GenericRowData.of(k))) {
+                values.add(r.getString(1).toString());
+            }
+            assertThat(values)
+                    .as("k %s", k)
+                    .containsExactlyInAnyOrderElementsOf(model.getOrDefault(k, List.of()));
+        }
+        f.close();
+    }
 }
