@@ -8,6 +8,7 @@ import io.weir.exceptions.NoSuchTableException;
 import io.weir.exceptions.TableAlreadyExistsException;
 import io.weir.flink.FileIOLoader;
 import io.weir.flink.FlinkSchemas;
+import io.weir.flink.lookup.WeirLookupOptions;
 import io.weir.flink.sink.WriteMode;
 import io.weir.io.FileIO;
 import io.weir.options.MergeOptions;
@@ -67,11 +68,13 @@ public class WeirDynamicTableFactory implements DynamicTableSourceFactory, Dynam
     }
 
     /**
-     * The source's options ({@code scan.*}), declared by the source in {@code WeirReadOptions}.
-     * INTEGRATION: the one place where they join the connector's options.
+     * The source's options ({@code scan.*} in {@code WeirReadOptions}, {@code lookup.*} in {@code
+     * WeirLookupOptions}). INTEGRATION: the one place where they join the connector's options.
      */
     static Set<ConfigOption<?>> readOptions() {
-        return WeirReadOptions.options();
+        Set<ConfigOption<?>> options = new LinkedHashSet<>(WeirReadOptions.options());
+        options.addAll(WeirLookupOptions.options());
+        return options;
     }
 
     @Override

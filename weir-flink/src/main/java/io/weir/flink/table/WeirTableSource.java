@@ -6,6 +6,8 @@ import io.weir.exceptions.ValidationException;
 import io.weir.expressions.Expression;
 import io.weir.expressions.Expressions;
 import io.weir.flink.FileIOLoader;
+import io.weir.flink.FlinkTypes;
+import io.weir.flink.lookup.WeirLookupFunction;
 import io.weir.flink.source.StartMode;
 import io.weir.flink.source.WeirSource;
 import io.weir.io.FileIO;
@@ -13,16 +15,19 @@ import io.weir.io.LocalFileIO;
 
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.connector.source.LookupTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.connector.source.SourceProvider;
 import org.apache.flink.table.connector.source.abilities.SupportsAggregatePushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsLimitPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
+import org.apache.flink.table.connector.source.lookup.LookupFunctionProvider;
 import org.apache.flink.table.expressions.AggregateExpression;
 import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
 import org.apache.flink.util.function.SerializableSupplier;
 
@@ -48,9 +53,13 @@ import java.util.Optional;
  * cheap and keeps results right whatever Weir prunes); a limit, in bounded reads, per reader; a
  * {@code COUNT(*)} without filter or grouping in batch snapshot reads, which counts compacted file
  * groups from metadata without reading them ({@link WeirSource.Builder#countRows()}).
+ *
+ * <p>Lookup: as the dimension table of a lookup join, the latest snapshot, refreshed on new commits
+ * ({@link WeirLookupFunction}, docs/lookup-join.md).
  */
 public final class WeirTableSource
         implements ScanTableSource,
+                LookupTableSource,
                 SupportsProjectionPushDown,
                 SupportsFilterPushDown,
                 SupportsLimitPushDown,
@@ -173,6 +182,37 @@ public final class WeirTableSource
     @Override
     public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
         return SourceProvider.of(source());
+    }
+
+    @Override
+    public LookupRuntimeProvider getLookupRuntimeProvider(LookupContext context) {
+        List<String> names = columns != null ? columns : version.schema().rowType().names();
+        RowType full = FlinkTypes.toFlink(version.schema());
+        List<RowType.RowField> fields = new ArrayList<>();
+        for (String name : names) {
+            fields.add(full.getFields().get(full.getFieldIndex(name)));
+        }
+        int[][] paths = context.getKeys();
+        int[] keys = new int[paths.length];
+        for (int i = 0; i < paths.length; i++) {
+            if (paths[i].length != 1) {
+                throw new ValidationException(
+                        "Cannot look up table "
+                                + table.location()
+                                + " by a nested field: only top-level columns can be join keys");
+            }
+            keys[i] = paths[i][0];
+        }
+        return LookupFunctionProvider.of(
+                new WeirLookupFunction(
+                        location,
+                        io,
+                        names,
+                        new RowType(false, fields),
+                        keys,
+                        version.schema().primaryKey(),
+                        options,
+                        version.schemaId()));
     }
 
     @Override
