@@ -38,13 +38,7 @@ public final class TagFiles {
 
     /** Writes a tag; false if a tag of that name exists. */
     public boolean create(Tag tag, TableState state) {
-        String json =
-                CheckpointParser.toJson(
-                        state,
-                        gen -> {
-                            gen.writeStringField(TAG_NAME, tag.name());
-                            gen.writeNumberField(CREATED_MILLIS, tag.createdMillis());
-                        });
+        String json = toJson(tag, state);
         try {
             return files.io()
                     .writeIfAbsent(path(tag.name()), json.getBytes(StandardCharsets.UTF_8));
@@ -93,7 +87,18 @@ public final class TagFiles {
         return tags;
     }
 
-    private static Entry parse(String path, String json) {
+    /** The text of a tag file. */
+    static String toJson(Tag tag, TableState state) {
+        return CheckpointParser.toJson(
+                state,
+                gen -> {
+                    gen.writeStringField(TAG_NAME, tag.name());
+                    gen.writeNumberField(CREATED_MILLIS, tag.createdMillis());
+                });
+    }
+
+    /** Parses the tag file at {@code path}. */
+    static Entry parse(String path, String json) {
         TableState state = CheckpointParser.fromJson(path, json);
         JsonFields root = Json.parse(path, json);
         String name = root.requiredString(TAG_NAME);

@@ -28,8 +28,8 @@ class FormatDocJsonExamplesTest {
         while (m.find()) {
             examples.add(m.group(1).strip());
         }
-        // Schema, two commits, checkpoint, expiry marker, lease.
-        assertThat(examples).hasSize(6);
+        // Schema, two commits, checkpoint, expiry marker, lease, tag.
+        assertThat(examples).hasSize(7);
         for (String json : examples) {
             assertThat(roundTrip(json)).as("example:%n%s", json).isEqualTo(json);
         }
@@ -41,6 +41,11 @@ class FormatDocJsonExamplesTest {
             return ExpiryMarkerParser.toJson(
                             ExpiryMarkerParser.fromJson(file, json), timestampOf(json))
                     .strip();
+        }
+        if (json.contains("\"tag-name\"")) {
+            String name = json.replaceAll("(?s).*\"tag-name\" : \"([^\"]+)\".*", "$1");
+            TagFiles.Entry tag = TagFiles.parse("_weir/tags/" + name + ".json", json);
+            return TagFiles.toJson(tag.tag(), tag.state()).strip();
         }
         if (json.contains("\"consumer-id\"")) {
             return LeaseParser.toJson(LeaseParser.fromJson(file, json)).strip();
