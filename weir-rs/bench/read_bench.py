@@ -46,7 +46,9 @@ def read_duckdb(path: str) -> int:
     files = sorted(str(p) for p in Path(path).rglob("base-*.parquet"))
     if not files:
         raise SystemExit(f"No base files under {path}: compact the table first")
-    return duckdb.connect().sql(f"SELECT * FROM read_parquet({files!r})").arrow().num_rows
+    out = duckdb.connect().sql(f"SELECT * FROM read_parquet({files!r})").arrow()
+    # DuckDB 2 returns a RecordBatchReader, older versions a Table.
+    return (out.read_all() if hasattr(out, "read_all") else out).num_rows
 
 
 def read_paimon(spec: str) -> int:
