@@ -146,6 +146,8 @@ final class MergeEngineCorpus {
     /** Three commits, a full compaction, two more commits: logs, bases, logs over bases. */
     private static void fill(CorpusTable t, Random random) throws Exception {
         t.filters = 2;
+        // The deduplicate tables cover the ranges between consecutive commits.
+        t.pairwiseChanges = false;
         t.randomCommit(random, 80, 25, 4);
         t.randomCommit(random, 80, 25, 4);
         t.randomCommit(random, 60, 25, 4);

@@ -88,7 +88,7 @@ class ReaderCorpusTest {
                         .build();
         CorpusTable t = new CorpusTable(root, "keyed_all_types", keyed, Map.of("bucket", "2"));
         t.projection = List.of("c_string", "id", "c_boolean");
-        t.filters = 4;
+        t.filters = 2;
         t.randomCommit(random, 80, 60, 0);
         t.randomCommit(random, 80, 60, 4);
         t.compact();
@@ -104,7 +104,7 @@ class ReaderCorpusTest {
                         .build();
         t = new CorpusTable(root, "append_all_types", appendOnly, Map.of("log.codec", "ZSTD"));
         t.overrides.put("part", r -> r.nextInt(4) == 0 ? null : r.nextInt(2));
-        t.filters = 3;
+        t.filters = 2;
         t.randomCommit(random, 60, 0, 0);
         t.randomCommit(random, 60, 0, 0);
         t.compact();
@@ -128,7 +128,7 @@ class ReaderCorpusTest {
                         "keyed_sequence_field",
                         seq,
                         Map.of("bucket", "3", "sequence.field", "ver", "log.codec", "NONE"));
-        t.filters = 3;
+        t.filters = 2;
         for (int i = 0; i < 4; i++) {
             t.randomCommit(random, 120, 40, 4);
         }
@@ -155,7 +155,7 @@ class ReaderCorpusTest {
                                 "bucket", "2",
                                 "partition.time.column", "ts",
                                 "partition.time.zone", "Asia/Shanghai"));
-        t.filters = 3;
+        t.filters = 2;
         t.randomCommit(random, 100, 50, 4);
         t.randomCommit(random, 100, 50, 4);
         t.compact();
