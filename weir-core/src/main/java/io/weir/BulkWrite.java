@@ -45,6 +45,13 @@ public interface BulkWrite extends TableWrite {
         /** For append-only tables: the bucket this writer appends to (default 0). */
         Builder appendBucket(int bucket);
 
+        /**
+         * Writes rows of this schema version (default: the current one), so that a job keeps
+         * writing the columns it was planned with after the table's schema changed; readers map
+         * them by field id (docs/format.md, "Schema evolution").
+         */
+        Builder useSchema(int schemaId);
+
         /** Overrides the table's {@code write-buffer-size}: the sort memory of this writer. */
         Builder writeBufferSize(long bytes);
 

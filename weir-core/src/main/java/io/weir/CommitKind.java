@@ -17,5 +17,10 @@ public enum CommitKind {
      * are those of that commit again. Written by {@code Table.rollbackTo}, also to repair a table
      * whose newest commit files are damaged or missing (docs/table-services.md).
      */
-    ROLLBACK
+    ROLLBACK,
+    /**
+     * Put a new schema version in force (columns or table options changed, docs/format.md "Schema
+     * evolution"); no file is added or removed.
+     */
+    SCHEMA
 }

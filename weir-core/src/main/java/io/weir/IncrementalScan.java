@@ -29,6 +29,15 @@ public interface IncrementalScan {
     /** Keep only changes whose row (old or new) matches. */
     IncrementalScan filter(Expression filter);
 
+    /**
+     * Return changes in the columns of this schema version (default: the table's current one).
+     * Files of other versions are mapped onto it by field id (docs/format.md, "Schema evolution").
+     */
+    IncrementalScan useSchema(int schemaId);
+
+    /** The schema version and options this scan reads with. */
+    TableMetadata metadata();
+
     RowType readType();
 
     /** One task per file group that any commit in the range touched. */

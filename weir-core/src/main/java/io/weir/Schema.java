@@ -24,8 +24,22 @@ public final class Schema {
     private final List<String> partitionKeys;
     private final int[] primaryKeyPositions;
     private final int[] partitionKeyPositions;
+    private final int highestFieldId;
 
     public Schema(RowType rowType, List<String> primaryKey, List<String> partitionKeys) {
+        this(rowType, primaryKey, partitionKeys, -1);
+    }
+
+    /**
+     * @param highestFieldId the largest field id the table ever assigned, dropped columns included
+     *     (so that no id is reused); -1 or any value below the largest id of {@code rowType} means
+     *     that largest id
+     */
+    public Schema(
+            RowType rowType,
+            List<String> primaryKey,
+            List<String> partitionKeys,
+            int highestFieldId) {
         List<Field> fields = new ArrayList<>(rowType.fields());
         this.primaryKey = List.copyOf(primaryKey);
         this.partitionKeys = List.copyOf(partitionKeys);
@@ -58,6 +72,8 @@ public final class Schema {
         this.rowType = new RowType(fields);
         this.primaryKeyPositions = positions(this.rowType, this.primaryKey);
         this.partitionKeyPositions = positions(this.rowType, this.partitionKeys);
+        this.highestFieldId =
+                Math.max(highestFieldId, fields.stream().mapToInt(Field::id).max().orElse(-1));
     }
 
     public static Builder builder() {
@@ -98,9 +114,12 @@ public final class Schema {
         return partitionKeyPositions.clone();
     }
 
-    /** The largest field id; new columns get ids above it. */
+    /**
+     * The largest field id the table ever assigned, including those of dropped columns: new columns
+     * get ids above it, so that a file written before a drop is never read into a new column.
+     */
     public int highestFieldId() {
-        return rowType.fields().stream().mapToInt(Field::id).max().orElse(-1);
+        return highestFieldId;
     }
 
     private static int[] positions(RowType type, List<String> names) {
@@ -120,12 +139,13 @@ public final class Schema {
         return o instanceof Schema other
                 && rowType.equals(other.rowType)
                 && primaryKey.equals(other.primaryKey)
-                && partitionKeys.equals(other.partitionKeys);
+                && partitionKeys.equals(other.partitionKeys)
+                && highestFieldId == other.highestFieldId;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(rowType, primaryKey, partitionKeys);
+        return Objects.hash(rowType, primaryKey, partitionKeys, highestFieldId);
     }
 
     @Override

@@ -23,6 +23,9 @@ public interface Table {
      */
     TableMetadata metadata(int schemaId);
 
+    /** The ids of every schema version written, ascending: each is {@link #metadata(int)}'s. */
+    java.util.List<Integer> schemaIds();
+
     default Schema schema() {
         return metadata().schema();
     }
@@ -35,9 +38,11 @@ public interface Table {
     Snapshot currentSnapshot();
 
     /**
-     * The table as it was right after commit {@code commitId}.
+     * The table as it was right after commit {@code commitId}; also after the commit expired if a
+     * {@linkplain #tags() tag} names it.
      *
-     * @throws io.weir.exceptions.SnapshotExpiredException if the snapshot expired
+     * @throws io.weir.exceptions.SnapshotExpiredException if the snapshot expired (and no tag names
+     *     it)
      */
     Snapshot snapshot(long commitId);
 
@@ -101,6 +106,12 @@ public interface Table {
     Rescale newRescale();
 
     /**
+     * Changes columns and options as one new schema version, without rewriting data
+     * (docs/format.md, "Schema evolution").
+     */
+    UpdateSchema updateSchema();
+
+    /**
      * The earliest retained commit: snapshots before it have expired ({@link
      * io.weir.exceptions.SnapshotExpiredException}); 0 if none has.
      */
@@ -117,4 +128,7 @@ public interface Table {
 
     /** Leases by which readers keep the snapshots they read from expiring. */
     SnapshotLeases leases();
+
+    /** Named snapshots that expiry keeps (create, delete, list). */
+    Tags tags();
 }

@@ -38,6 +38,16 @@ public interface TableScan {
     /** The snapshot this scan reads. */
     Snapshot snapshot();
 
+    /**
+     * Return rows in the columns of this schema version (default: the schema of the snapshot read,
+     * so that time travel returns a past snapshot with its own columns). Files of other versions
+     * are mapped onto it by field id (docs/format.md, "Schema evolution").
+     */
+    TableScan useSchema(int schemaId);
+
+    /** The schema version and options this scan reads with. */
+    TableMetadata metadata();
+
     /** The type of the rows this scan returns. */
     RowType readType();
 

@@ -47,6 +47,13 @@ public interface TableWrite extends AutoCloseable {
          */
         Builder appendBuckets(int... buckets);
 
+        /**
+         * Writes rows of this schema version (default: the current one), so that a job keeps
+         * writing the columns it was planned with after the table's schema changed; readers map
+         * them by field id (docs/format.md, "Schema evolution").
+         */
+        Builder useSchema(int schemaId);
+
         /** Overrides the table's {@code write-buffer-size} for this writer. */
         Builder writeBufferSize(long bytes);
 

@@ -4,6 +4,7 @@ import io.weir.cli.format.ResultFormat;
 import io.weir.cli.format.ResultPrinter;
 import io.weir.cli.sql.Failures;
 import io.weir.cli.sql.FlinkSession;
+import io.weir.cli.sql.InteractiveShell;
 import io.weir.cli.sql.ScriptRunner;
 import io.weir.cli.sql.SqlStatement;
 import io.weir.cli.sql.StatementException;
@@ -16,7 +17,9 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,11 +30,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-/** {@code weir sql}: runs Flink SQL statements in an embedded local Flink. */
+/**
+ * {@code weir sql}: runs Flink SQL statements on an embedded local Flink (or a running cluster with
+ * {@code -Dexecution.target=remote}): a script, or interactively.
+ */
 @Command(
         name = "sql",
         description = {
-            "Run Flink SQL statements, in order, on an embedded local Flink (one JVM).",
+            "Run Flink SQL statements, in order, on an embedded local Flink (one JVM), or on a"
+                    + " running cluster with -Dexecution.target=remote -Drest.address=HOST"
+                    + " -Drest.port=PORT.",
+            "Without -f or -e (or with -f -), statements are read from standard input:"
+                    + " interactively, with a prompt, when it is a terminal (or with"
+                    + " --interactive); else as a script.",
             "Queries print their rows to stdout; status lines and errors go to stderr."
         },
         sortOptions = false)
@@ -57,8 +68,16 @@ public final class SqlCommand implements Callable<Integer> {
         String statements;
     }
 
-    @ArgGroup(multiplicity = "1")
+    @ArgGroup(multiplicity = "0..1")
     Source source;
+
+    @Option(
+            names = {"-i", "--interactive"},
+            description =
+                    "Read statements from standard input one at a time, running each when its ';'"
+                            + " is read and going on after a failure (the default when standard"
+                            + " input is a terminal and no -f or -e is given, or -f -).")
+    boolean interactive;
 
     @Option(
             names = "--format",
@@ -88,6 +107,16 @@ public final class SqlCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        boolean fromStdin = source == null || "-".equals(source.file);
+        boolean terminal = System.console() != null;
+        if (interactive && !fromStdin) {
+            err.println("[ERROR] --interactive reads standard input: leave out -f FILE and -e");
+            err.flush();
+            return FAILED;
+        }
+        if (interactive || (fromStdin && terminal)) {
+            return interactive(out, err, terminal);
+        }
         List<SqlStatement> statements;
         try {
             statements = StatementSplitter.split(script());
@@ -111,22 +140,7 @@ public final class SqlCommand implements Callable<Integer> {
             new ScriptRunner(session, printer, err).run(statements);
             return 0;
         } catch (StatementException e) {
-            SqlStatement s = e.statement();
-            err.println("[ERROR] " + capitalize(s.describe()) + " failed: " + s.firstLine());
-            List<String> lines = Failures.describe(e).stream().flatMap(String::lines).toList();
-            int shown = verbose ? lines.size() : Math.min(lines.size(), MAX_MESSAGE_LINES);
-            for (String line : lines.subList(0, shown)) {
-                err.println("  " + line);
-            }
-            if (shown < lines.size()) {
-                err.println("  ... (" + (lines.size() - shown) + " more lines)");
-            }
-            if (verbose) {
-                e.getCause().printStackTrace(err);
-            } else {
-                err.println("  (--verbose prints the stack trace)");
-            }
-            err.flush();
+            report(err, e);
             return FAILED;
         } catch (Exception e) {
             err.println("[ERROR] " + String.join("\n  ", Failures.describe(e)));
@@ -138,7 +152,61 @@ public final class SqlCommand implements Callable<Integer> {
         }
     }
 
+    /** The interactive mode; exits with {@link #FAILED} if any statement failed. */
+    private int interactive(PrintWriter out, PrintWriter err, boolean terminal) {
+        try (FlinkSession session = new FlinkSession(configuration)) {
+            ResultPrinter printer =
+                    format.newPrinter(
+                            out,
+                            () ->
+                                    session.tableEnvironment()
+                                            .getConfig()
+                                            .get(TableConfigOptions.DISPLAY_MAX_COLUMN_WIDTH));
+            BufferedReader in =
+                    new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            int failed =
+                    new InteractiveShell(
+                                    new ScriptRunner(session, printer, err),
+                                    in,
+                                    out,
+                                    terminal,
+                                    e -> report(err, e))
+                            .run();
+            return failed == 0 ? 0 : FAILED;
+        } catch (Exception e) {
+            err.println("[ERROR] " + String.join("\n  ", Failures.describe(e)));
+            if (verbose) {
+                e.printStackTrace(err);
+            }
+            err.flush();
+            return FAILED;
+        }
+    }
+
+    /** Reports a failed statement: which one, why (cut to a screen without --verbose). */
+    private void report(PrintWriter err, StatementException e) {
+        SqlStatement s = e.statement();
+        err.println("[ERROR] " + capitalize(s.describe()) + " failed: " + s.firstLine());
+        List<String> lines = Failures.describe(e).stream().flatMap(String::lines).toList();
+        int shown = verbose ? lines.size() : Math.min(lines.size(), MAX_MESSAGE_LINES);
+        for (String line : lines.subList(0, shown)) {
+            err.println("  " + line);
+        }
+        if (shown < lines.size()) {
+            err.println("  ... (" + (lines.size() - shown) + " more lines)");
+        }
+        if (verbose) {
+            e.getCause().printStackTrace(err);
+        } else {
+            err.println("  (--verbose prints the stack trace)");
+        }
+        err.flush();
+    }
+
     private String script() throws IOException {
+        if (source == null) {
+            return new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
+        }
         if (source.statements != null) {
             return source.statements;
         }

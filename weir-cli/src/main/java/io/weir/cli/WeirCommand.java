@@ -6,6 +6,8 @@ import picocli.CommandLine.Command;
 /** The {@code weir} command. */
 @Command(
         name = "weir",
+        // Every subcommand inherits --help and --version.
+        scope = CommandLine.ScopeType.INHERIT,
         mixinStandardHelpOptions = true,
         version = "weir 0.1.0-SNAPSHOT",
         description = "Weir: lake tables kept up to date from change streams.",

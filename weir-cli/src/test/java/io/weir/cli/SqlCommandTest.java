@@ -290,7 +290,7 @@ class SqlCommandTest {
 
     @Test
     void usageErrors() {
-        assertThat(run("sql").exitCode()).isEqualTo(2);
+        assertThat(run("sql", "-e", "SELECT 1", "-f", "x.sql").exitCode()).isEqualTo(2);
         assertThat(run("sql", "-e", "SELECT 1", "--format", "xml").exitCode()).isEqualTo(2);
         Run missing = run("sql", "-f", dir.resolve("nope.sql").toString());
         assertThat(missing.exitCode()).isEqualTo(SqlCommand.FAILED);

@@ -26,6 +26,11 @@ public final class CheckpointParser {
     private CheckpointParser() {}
 
     public static String toJson(TableState state) {
+        return toJson(state, gen -> {});
+    }
+
+    /** A checkpoint document with more fields after the state's (a tag's, §6.8). */
+    static String toJson(TableState state, Json.Body more) {
         return Json.document(
                 gen -> {
                     gen.writeNumberField(COMMIT_ID, state.commitId());
@@ -48,6 +53,7 @@ public final class CheckpointParser {
                         }
                     }
                     gen.writeEndArray();
+                    more.write(gen);
                 });
     }
 

@@ -69,6 +69,9 @@ public interface CommitLog {
     /** One schema version. */
     TableMetadata metadata(int schemaId);
 
+    /** The ids of the schema versions written so far, ascending (listed, so current). */
+    List<Integer> schemaIds();
+
     /**
      * Writes a new schema version: {@code schemaId} + 1 of the newest one written, with the given
      * schema and options. Nothing is committed: a commit that names it puts it in force.

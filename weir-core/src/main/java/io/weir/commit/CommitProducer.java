@@ -123,12 +123,23 @@ final class CommitProducer {
     }
 
     /**
-     * Files of a keyed table must have been written for the bucket count in force: after a rescale,
-     * a writer that started before it would otherwise publish keys in the wrong buckets. One schema
-     * lookup per distinct schema of the added files.
+     * A file's schema version must not be newer than the one the commit puts in force (readers and
+     * compaction read a snapshot with its own version), which only a writer started before a
+     * rollback could break. Files of a keyed table must have been written for the bucket count in
+     * force: after a rescale, a writer that started before it would otherwise publish keys in the
+     * wrong buckets. One schema lookup per distinct schema of the added files.
      */
-    private void checkBucketLayout(List<DataFile> added, int schemaId) {
+    private void checkSchemas(List<DataFile> added, int schemaId) {
         TableMetadata target = log.metadata(schemaId);
+        for (DataFile f : added) {
+            if (f.schemaId() > schemaId) {
+                throw new ValidationException(
+                        String.format(
+                                "Cannot commit %s to table %s: file %s was written with schema %d,"
+                                        + " newer than the table's schema %d; restart the writer",
+                                request, log.location(), f.path(), f.schemaId(), schemaId));
+            }
+        }
         if (!target.schema().hasPrimaryKey()) {
             return;
         }
@@ -185,6 +196,17 @@ final class CommitProducer {
 
     /** The commit the request makes on top of {@code base}. */
     Commit resolve(TableState base) {
+        if (request.requiredSchemaId() >= 0 && base.schemaId() != request.requiredSchemaId()) {
+            throw new CommitConflictException(
+                    String.format(
+                            "Cannot commit %s to table %s: it was prepared on schema %d, and"
+                                    + " commit %d changed the schema to %d; run it again",
+                            request,
+                            log.location(),
+                            request.requiredSchemaId(),
+                            base.commitId(),
+                            base.schemaId()));
+        }
         if (request.requiredLatest() >= 0 && base.commitId() != request.requiredLatest()) {
             throw new CommitConflictException(
                     String.format(
@@ -248,7 +270,7 @@ final class CommitProducer {
         if (schemaId != base.schemaId()) {
             log.metadata(schemaId); // fails if the schema version does not exist
         }
-        checkBucketLayout(added, schemaId);
+        checkSchemas(added, schemaId);
         // Commit timestamps never decrease, so that time travel can binary-search them.
         long timestamp = Math.max(clock.millis(), base.timestampMillis());
         return new Commit(

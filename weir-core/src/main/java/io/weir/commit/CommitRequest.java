@@ -32,6 +32,7 @@ public final class CommitRequest {
     private final int schemaId;
     private final boolean verifyAddedFiles;
     private final long requiredLatest;
+    private final int requiredSchemaId;
 
     private CommitRequest(Builder b) {
         this.kind = b.kind;
@@ -45,6 +46,7 @@ public final class CommitRequest {
         this.schemaId = b.schemaId;
         this.verifyAddedFiles = b.verifyAddedFiles;
         this.requiredLatest = b.requiredLatest;
+        this.requiredSchemaId = b.requiredSchemaId;
     }
 
     public static Builder builder(CommitKind kind) {
@@ -117,6 +119,11 @@ public final class CommitRequest {
         return requiredLatest;
     }
 
+    /** The schema version the table must still be at when this commits; -1 for any. */
+    public int requiredSchemaId() {
+        return requiredSchemaId;
+    }
+
     @Override
     public String toString() {
         return kind
@@ -146,6 +153,7 @@ public final class CommitRequest {
         private int schemaId = -1;
         private boolean verifyAddedFiles;
         private long requiredLatest = -1;
+        private int requiredSchemaId = -1;
 
         private Builder(CommitKind kind) {
             this.kind = Objects.requireNonNull(kind, "kind");
@@ -228,6 +236,15 @@ public final class CommitRequest {
          */
         public Builder requireLatest(long commitId) {
             this.requiredLatest = commitId;
+            return this;
+        }
+
+        /**
+         * Fails the commit with a conflict if the table's schema version is no longer {@code
+         * schemaId}: a schema change computed from one version must not overwrite a concurrent one.
+         */
+        public Builder requireSchema(int schemaId) {
+            this.requiredSchemaId = schemaId;
             return this;
         }
 

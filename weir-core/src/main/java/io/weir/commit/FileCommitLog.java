@@ -336,6 +336,11 @@ public final class FileCommitLog implements CommitLog {
     }
 
     @Override
+    public List<Integer> schemaIds() {
+        return files.listedSchemaIds().stream().sorted().toList();
+    }
+
+    @Override
     public TableMetadata addSchema(Schema schema, TableOptions options) {
         int next = files.listedSchemaIds().stream().mapToInt(Integer::intValue).max().orElse(0) + 1;
         TableMetadata metadata = new TableMetadata(next, schema, options, clock.millis());

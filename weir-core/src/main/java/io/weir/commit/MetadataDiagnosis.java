@@ -13,8 +13,8 @@ import java.util.List;
 /**
  * Reads every metadata file of a table and reports the damaged and missing ones ({@code weir
  * doctor}): schema files, commit files (and commits that the hint or a checkpoint proves but whose
- * files are missing), checkpoints, the LATEST hint, the expiry marker and reader leases. Changes
- * nothing. A table whose latest commit cannot be read is repaired by a rollback ({@link
+ * files are missing), checkpoints, the LATEST hint, the expiry marker, reader leases and tags.
+ * Changes nothing. A table whose latest commit cannot be read is repaired by a rollback ({@link
  * CommitLog#rollbackTo}) to one of the {@link Report#readable() readable snapshots} it lists.
  */
 public final class MetadataDiagnosis {
@@ -90,6 +90,22 @@ public final class MetadataDiagnosis {
                             + s.path()
                             + ": not a reader lease (ignored: it protects nothing; snapshot"
                             + " expiry deletes it once older than orphan.older-than)");
+        }
+        TagFiles tags = new TagFiles(io, location);
+        for (FileStatus s : files.list(paths.tagsDir())) {
+            String name = s.path().substring(s.path().lastIndexOf('/') + 1);
+            if (!name.endsWith(".json") || MetadataPaths.isTemporary(s.path())) {
+                continue;
+            }
+            try {
+                tags.read(name.substring(0, name.length() - 5));
+            } catch (CorruptFileException | IllegalArgumentException e) {
+                problems.add(
+                        e.getMessage()
+                                + " (a damaged tag: snapshot expiry and orphan removal refuse to"
+                                + " run while it is there; delete the file if the tag is not"
+                                + " needed)");
+            }
         }
         FileCommitLog log;
         try {

@@ -200,7 +200,8 @@ final class MetadataFiles {
                         paths.metadataDir(),
                         paths.commitsDir(),
                         paths.checkpointsDir(),
-                        paths.consumersDir())) {
+                        paths.consumersDir(),
+                        paths.tagsDir())) {
             for (FileStatus s : list(dir)) {
                 if (MetadataPaths.isTemporary(s.path())
                         && s.modificationTimeMillis() < olderThanMillis) {

@@ -61,6 +61,15 @@ final class MetadataPaths {
         return location + "/" + METADATA_DIR + "/consumers";
     }
 
+    String tagsDir() {
+        return location + "/" + METADATA_DIR + "/tags";
+    }
+
+    /** A tag: a named snapshot (docs/format.md §6.8). */
+    String tag(String name) {
+        return tagsDir() + "/" + name + SUFFIX;
+    }
+
     /** The lease of one consumer (reader) of the table. */
     String consumer(String consumerId) {
         return consumersDir() + "/" + consumerId + SUFFIX;

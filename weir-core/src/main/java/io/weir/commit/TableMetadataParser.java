@@ -30,6 +30,7 @@ public final class TableMetadataParser {
     static final String DESCRIPTION = "description";
     static final String PRIMARY_KEY = "primary-key";
     static final String PARTITION_KEYS = "partition-keys";
+    static final String HIGHEST_FIELD_ID = "highest-field-id";
     static final String OPTIONS = "options";
 
     private TableMetadataParser() {}
@@ -53,6 +54,7 @@ public final class TableMetadataParser {
                     gen.writeEndArray();
                     Json.writeStrings(gen, PRIMARY_KEY, schema.primaryKey());
                     Json.writeStrings(gen, PARTITION_KEYS, schema.partitionKeys());
+                    gen.writeNumberField(HIGHEST_FIELD_ID, schema.highestFieldId());
                     gen.writeEndObject();
                     Json.writeStringMap(gen, OPTIONS, metadata.options().toMap());
                 });
@@ -83,7 +85,8 @@ public final class TableMetadataParser {
                     new Schema(
                             new RowType(fields),
                             schemaJson.stringList(PRIMARY_KEY),
-                            schemaJson.stringList(PARTITION_KEYS));
+                            schemaJson.stringList(PARTITION_KEYS),
+                            highestFieldId(schemaJson, fields));
         } catch (IllegalArgumentException | ValidationException e) {
             throw root.invalid(SCHEMA, e.getMessage());
         }
@@ -94,6 +97,21 @@ public final class TableMetadataParser {
             throw root.invalid(OPTIONS, e.getMessage());
         }
         return new TableMetadata(schemaId, schema, options, created);
+    }
+
+    /** Optional (tables created before schema evolution): the largest id of the fields. */
+    private static int highestFieldId(JsonFields schema, List<Field> fields) {
+        int largest = fields.stream().mapToInt(Field::id).max().orElse(-1);
+        if (!schema.has(HIGHEST_FIELD_ID)) {
+            return largest;
+        }
+        int highest = schema.requiredInt(HIGHEST_FIELD_ID);
+        if (highest < largest) {
+            throw schema.invalid(
+                    HIGHEST_FIELD_ID,
+                    "must be at least the largest field id " + largest + ", got " + highest);
+        }
+        return highest;
     }
 
     private static Field field(JsonFields f) {

@@ -166,6 +166,49 @@ public final class BinaryRowWriter {
     }
 
     /**
+     * Copies field {@code sourcePos} of {@code source}, of type {@code type}, into field {@code
+     * pos}, without going through Java objects (except DECIMAL and TIMESTAMP values of a precision
+     * that does not fit the fixed slot).
+     */
+    public void copy(int pos, BinaryRow source, int sourcePos, DataType type) {
+        if (source.isNullAt(sourcePos)) {
+            setNullAt(pos);
+            return;
+        }
+        switch (type.root()) {
+            case CHAR, VARCHAR, BINARY, VARBINARY ->
+                    writeBinary(
+                            pos,
+                            source.bytes(),
+                            source.varDataOffset(sourcePos),
+                            source.varDataLength(sourcePos));
+            case DECIMAL -> {
+                if (type.precision() <= DataType.MAX_COMPACT_DECIMAL_PRECISION) {
+                    writeLong(pos, source.getLong(sourcePos));
+                } else {
+                    writeDecimal(
+                            pos,
+                            source.getDecimal(sourcePos, type.precision(), type.scale()),
+                            type.precision(),
+                            type.scale());
+                }
+            }
+            case TIMESTAMP, TIMESTAMP_LTZ -> {
+                if (type.precision() <= DataType.MAX_COMPACT_TIMESTAMP_PRECISION) {
+                    writeLong(pos, source.getLong(sourcePos));
+                } else {
+                    writeTimestamp(
+                            pos,
+                            source.getTimestamp(sourcePos, type.precision()),
+                            type.precision());
+                }
+            }
+                // The fixed-length types: the whole 8-byte slot, zero padding included.
+            default -> writeLong(pos, source.getLong(sourcePos));
+        }
+    }
+
+    /**
      * Writes a Java value of the given type; accepts what {@link BinaryRow#get} returns plus
      * LocalDate (DATE), LocalTime (TIME), LocalDateTime (TIMESTAMP) and Instant (TIMESTAMP_LTZ).
      * Allocates; not for the per-record path.

@@ -43,7 +43,7 @@ final class AggregateMergeFunction implements MergeFunction {
         for (int pos = 0; pos < aggregators.length; pos++) {
             FieldAggregator a = aggregators[pos];
             if (a == null) {
-                FieldCopier.copy(out, pos, row, types[pos]);
+                out.copy(pos, row, pos, types[pos]);
             } else {
                 a.aggregate(out, old, row, retract, records);
             }

@@ -142,7 +142,7 @@ final class FieldAggregator {
                 if (newNull) {
                     copyOrNull(out, old);
                 } else if (oldNull) {
-                    FieldCopier.copy(out, pos, row, type);
+                    out.copy(pos, row, pos, type);
                 } else {
                     product(out, old, row);
                 }
@@ -151,11 +151,11 @@ final class FieldAggregator {
                 if (newNull) {
                     copyOrNull(out, old);
                 } else if (oldNull) {
-                    FieldCopier.copy(out, pos, row, type);
+                    out.copy(pos, row, pos, type);
                 } else {
                     int c = order.compare(row, old);
                     boolean takeNew = function == AggregateFunction.MIN ? c < 0 : c > 0;
-                    FieldCopier.copy(out, pos, takeNew ? row : old, type);
+                    out.copy(pos, takeNew ? row : old, pos, type);
                 }
             }
             case LAST_VALUE -> {
@@ -166,7 +166,7 @@ final class FieldAggregator {
                         out.setNullAt(pos);
                     }
                 } else {
-                    FieldCopier.copy(out, pos, row, type);
+                    out.copy(pos, row, pos, type);
                 }
             }
             case LAST_NON_NULL_VALUE -> copyOrNull(out, retract || newNull ? old : row);
@@ -176,7 +176,7 @@ final class FieldAggregator {
                 if (newNull) {
                     copyOrNull(out, old);
                 } else if (oldNull) {
-                    FieldCopier.copy(out, pos, row, type);
+                    out.copy(pos, row, pos, type);
                 } else {
                     boolean a = old.getBoolean(pos);
                     boolean b = row.getBoolean(pos);
@@ -187,7 +187,7 @@ final class FieldAggregator {
                 if (newNull) {
                     copyOrNull(out, old);
                 } else if (oldNull) {
-                    FieldCopier.copy(out, pos, row, type);
+                    out.copy(pos, row, pos, type);
                 } else {
                     listagg(out, old, row);
                 }
@@ -199,7 +199,7 @@ final class FieldAggregator {
         if (from == null) {
             out.setNullAt(pos);
         } else {
-            FieldCopier.copy(out, pos, from, type);
+            out.copy(pos, from, pos, type);
         }
     }
 

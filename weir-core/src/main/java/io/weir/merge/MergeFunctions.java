@@ -64,12 +64,17 @@ public final class MergeFunctions {
      */
     public static void validate(String location, TableMetadata metadata) {
         try {
-            checkEngine(metadata);
-            create(metadata, false, true);
+            validate(metadata);
         } catch (ValidationException e) {
             throw new ValidationException(
                     "Cannot create table " + location + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Checks the merge options of a table version: throws naming the option, as a write would. */
+    public static void validate(TableMetadata metadata) {
+        checkEngine(metadata);
+        create(metadata, false, true);
     }
 
     /**

@@ -86,7 +86,7 @@ final class PartialUpdateMergeFunction implements MergeFunction {
             if (from == null) {
                 out.setNullAt(pos);
             } else {
-                FieldCopier.copy(out, pos, from, types[pos]);
+                out.copy(pos, from, pos, types[pos]);
             }
         }
         acc.finish();

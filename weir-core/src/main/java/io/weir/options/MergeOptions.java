@@ -108,7 +108,7 @@ public final class MergeOptions {
     }
 
     /** Whether {@code key} is a per-field option with this template. */
-    static boolean matches(String key, ConfigOption<?> template) {
+    public static boolean matches(String key, ConfigOption<?> template) {
         String suffix = suffix(key);
         return suffix != null && template.key().endsWith("." + suffix);
     }

@@ -3,14 +3,13 @@ package io.weir.read;
 import io.weir.DataFile;
 import io.weir.FileKind;
 import io.weir.Schema;
+import io.weir.Table;
 import io.weir.TableMetadata;
 import io.weir.data.BinaryRow;
 import io.weir.data.BinaryRowWriter;
 import io.weir.data.KeyFields;
 import io.weir.data.RowReader;
 import io.weir.data.ValueStrings;
-import io.weir.exceptions.ValidationException;
-import io.weir.io.FileIO;
 import io.weir.merge.MergeFunctions;
 import io.weir.types.RowType;
 
@@ -40,24 +39,27 @@ public final class FileGroupReader {
     private FileGroupReader() {}
 
     /**
+     * @param table the table, for its files and its schema versions
+     * @param readAs the schema and options to read with: files of other schema versions are mapped
+     *     onto its columns ({@link SchemaMapping}), and its merge engine merges
      * @param keepDeletes for keyed tables: return a key's winning delete (with kind -D) instead of
      *     dropping the key
      */
     public static RowReader open(
-            FileIO io,
-            String location,
-            TableMetadata metadata,
-            List<DataFile> files,
-            boolean keepDeletes) {
-        Schema schema = metadata.schema();
+            Table table, TableMetadata readAs, List<DataFile> files, boolean keepDeletes) {
+        Schema schema = readAs.schema();
         RowType rowType = schema.rowType();
         List<DataFile> ordered = new ArrayList<>(files);
         ordered.sort(READ_ORDER);
-        ordered.forEach(f -> checkSchema(f, metadata, location));
+        SchemaMappings mappings = new SchemaMappings(table, readAs);
         List<RowReader> sources = new ArrayList<>(ordered.size());
         try {
             for (DataFile f : ordered) {
-                sources.add(DataFileReaders.open(io, location, f, rowType));
+                SchemaMapping mapping = mappings.of(f);
+                // A base file's footer is verified against the schema it was written with.
+                RowType written = mappings.written(f);
+                RowReader rows = DataFileReaders.open(table.io(), table.location(), f, written);
+                sources.add(mapping == null ? rows : mapping.map(rows));
             }
         } catch (RuntimeException e) {
             sources.forEach(RowReader::close);
@@ -68,7 +70,7 @@ public final class FileGroupReader {
         }
         KeyFields key = KeyFields.of(rowType, schema.primaryKeyPositions());
         return new SortedMergeReader(
-                sources, key, MergeFunctions.create(metadata, false, false), keepDeletes);
+                sources, key, MergeFunctions.create(readAs, false, false), keepDeletes);
     }
 
     /**
@@ -79,30 +81,59 @@ public final class FileGroupReader {
      * other group, which needs {@link #open}.
      */
     public static RowReader openBaseOnly(
-            FileIO io,
-            String location,
-            TableMetadata metadata,
-            List<DataFile> files,
-            int[] projection) {
+            Table table, TableMetadata readAs, List<DataFile> files, int[] projection) {
         if (!isBaseOnly(files)) {
             return null;
         }
-        files.forEach(f -> checkSchema(f, metadata, location));
-        Schema schema = metadata.schema();
+        Schema schema = readAs.schema();
         List<DataFile> ordered = new ArrayList<>(files);
         Comparator<DataFile> byKey = schema.hasPrimaryKey() ? byMinKey(schema, files) : null;
         ordered.sort(byKey != null ? byKey : READ_ORDER);
+        RowType projected = schema.rowType().project(projection);
+        SchemaMappings mappings = new SchemaMappings(table, readAs);
         List<RowReader> readers = new ArrayList<>(ordered.size());
         try {
             for (DataFile f : ordered) {
+                SchemaMapping mapping = mappings.of(f);
+                RowType written = mappings.written(f);
+                if (mapping == null) {
+                    readers.add(
+                            DataFileReaders.openBase(
+                                    table.io(), table.location(), f, written, projection));
+                    continue;
+                }
+                // Only the file's columns that the projection maps to, then mapped by id.
+                int[] fileColumns =
+                        projected.fields().stream()
+                                .mapToInt(field -> indexOfId(written, field.id()))
+                                .filter(p -> p >= 0)
+                                .distinct()
+                                .toArray();
+                RowReader rows =
+                        DataFileReaders.openBase(
+                                table.io(), table.location(), f, written, fileColumns);
                 readers.add(
-                        DataFileReaders.openBase(io, location, f, schema.rowType(), projection));
+                        SchemaMapping.between(
+                                        written.project(fileColumns),
+                                        projected,
+                                        f.path(),
+                                        table.location())
+                                .map(rows));
             }
         } catch (RuntimeException e) {
             readers.forEach(RowReader::close);
             throw e;
         }
         return readers.size() == 1 ? readers.get(0) : new ConcatReader(readers);
+    }
+
+    private static int indexOfId(RowType type, int id) {
+        for (int i = 0; i < type.size(); i++) {
+            if (type.field(i).id() == id) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Whether the group is base files of one sequence: see {@link #openBaseOnly}. */
@@ -136,18 +167,5 @@ public final class FileGroupReader {
             minKeys.put(f, BinaryRowWriter.toRow(keyType, values));
         }
         return (a, b) -> key.compare(minKeys.get(a), minKeys.get(b));
-    }
-
-    private static void checkSchema(DataFile f, TableMetadata metadata, String location) {
-        // Schema versions so far differ in options only (a rescale's bucket count): a file of an
-        // older version has the columns of the newer. A newer file needs the newer schema.
-        ValidationException.check(
-                f.schemaId() <= metadata.schemaId(),
-                "Cannot read file %s of table %s: it was written with schema %s, newer than the"
-                        + " schema %s it is read with; refresh the table",
-                f.path(),
-                location,
-                f.schemaId(),
-                metadata.schemaId());
     }
 }

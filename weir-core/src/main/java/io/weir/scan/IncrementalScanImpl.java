@@ -45,8 +45,10 @@ public final class IncrementalScanImpl implements IncrementalScan {
     private final Table table;
     private long from = -1;
     private long to = -1;
+    private Integer schemaId;
     private List<String> columns;
     private Expression filter = Expressions.alwaysTrue();
+    private TableMetadata readAs;
 
     public IncrementalScanImpl(Table table) {
         this.table = table;
@@ -67,8 +69,28 @@ public final class IncrementalScanImpl implements IncrementalScan {
     }
 
     @Override
+    public IncrementalScan useSchema(int id) {
+        table.metadata(id); // fails for an unknown version
+        this.schemaId = id;
+        this.readAs = null;
+        return this;
+    }
+
+    @Override
+    public synchronized TableMetadata metadata() {
+        if (readAs == null) {
+            readAs = schemaId != null ? table.metadata(schemaId) : table.metadata();
+        }
+        return readAs;
+    }
+
+    private Schema schema() {
+        return metadata().schema();
+    }
+
+    @Override
     public IncrementalScan select(List<String> newColumns) {
-        TableScanImpl.projection(table.schema().rowType(), newColumns, table.location());
+        TableScanImpl.projection(schema().rowType(), newColumns, table.location());
         this.columns = List.copyOf(newColumns);
         return this;
     }
@@ -76,14 +98,14 @@ public final class IncrementalScanImpl implements IncrementalScan {
     @Override
     public IncrementalScan filter(Expression newFilter) {
         Expression combined = Expressions.and(filter, newFilter);
-        combined.bind(table.schema().rowType());
+        combined.bind(schema().rowType());
         this.filter = combined;
         return this;
     }
 
     @Override
     public RowType readType() {
-        RowType rowType = table.schema().rowType();
+        RowType rowType = schema().rowType();
         int[] positions = TableScanImpl.projection(rowType, columns, table.location());
         return positions == null ? rowType : rowType.project(positions);
     }
@@ -106,7 +128,7 @@ public final class IncrementalScanImpl implements IncrementalScan {
             return List.of();
         }
         ValidationException.check(
-                !table.schema().hasPrimaryKey() || bucketsBefore == bucketsAfter,
+                !schema().hasPrimaryKey() || bucketsBefore == bucketsAfter,
                 "Cannot read the changes of table %s between commits %s and %s: it was rescaled"
                         + " from %s to %s buckets in between; read the changes before and after"
                         + " the rescale commit apart",
@@ -115,10 +137,10 @@ public final class IncrementalScanImpl implements IncrementalScan {
                 to,
                 bucketsBefore,
                 bucketsAfter);
-        BoundExpression bound = filter.bind(table.schema().rowType());
+        BoundExpression bound = filter.bind(schema().rowType());
         List<ChangeTask> tasks =
-                table.schema().hasPrimaryKey() ? planKeyed(start, end) : planAppendOnly(start, end);
-        PartitionPruner partitions = new PartitionPruner(table.metadata(), bound);
+                schema().hasPrimaryKey() ? planKeyed(start, end) : planAppendOnly(start, end);
+        PartitionPruner partitions = new PartitionPruner(metadata(), bound);
         return tasks.stream()
                 .filter(t -> partitions.mightMatch(t.fileGroup().partition()))
                 .toList();
@@ -257,20 +279,16 @@ public final class IncrementalScanImpl implements IncrementalScan {
 
     @Override
     public RowReader open(ChangeTask task) {
-        Schema schema = table.schema();
+        TableMetadata metadata = metadata();
+        Schema schema = metadata.schema();
         RowType rowType = schema.rowType();
-        TableMetadata metadata = table.metadata();
         BoundExpression bound = filter.bind(rowType);
         int[] projection = TableScanImpl.projection(rowType, columns, table.location());
         if (schema.hasPrimaryKey()) {
-            RowReader before =
-                    FileGroupReader.open(
-                            table.io(), table.location(), metadata, task.filesBefore(), false);
+            RowReader before = FileGroupReader.open(table, metadata, task.filesBefore(), false);
             RowReader after;
             try {
-                after =
-                        FileGroupReader.open(
-                                table.io(), table.location(), metadata, task.filesAfter(), false);
+                after = FileGroupReader.open(table, metadata, task.filesAfter(), false);
             } catch (RuntimeException e) {
                 before.close();
                 throw e;
@@ -287,12 +305,7 @@ public final class IncrementalScanImpl implements IncrementalScan {
                 parts,
                 p ->
                         new FilterProjectReader(
-                                FileGroupReader.open(
-                                        table.io(),
-                                        table.location(),
-                                        metadata,
-                                        List.of(p.file()),
-                                        false),
+                                FileGroupReader.open(table, metadata, List.of(p.file()), false),
                                 rowType,
                                 bound,
                                 projection,

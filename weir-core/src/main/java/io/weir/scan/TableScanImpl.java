@@ -7,6 +7,7 @@ import io.weir.ScanTask;
 import io.weir.Schema;
 import io.weir.Snapshot;
 import io.weir.Table;
+import io.weir.TableMetadata;
 import io.weir.TableScan;
 import io.weir.data.RowKind;
 import io.weir.data.RowReader;
@@ -17,6 +18,7 @@ import io.weir.expressions.Expression;
 import io.weir.expressions.Expressions;
 import io.weir.read.FileGroupReader;
 import io.weir.read.FilterProjectReader;
+import io.weir.read.SchemaMappings;
 import io.weir.types.RowType;
 
 import java.util.ArrayList;
@@ -29,44 +31,82 @@ public final class TableScanImpl implements TableScan {
     private final Table table;
     private final Long commitId;
     private final Long asOfMillis;
+    private final Integer schemaId;
     private final List<String> columns;
     private final Expression filter;
     private Snapshot snapshot;
+    private TableMetadata readAs;
+    private SchemaMappings mappings;
 
     public TableScanImpl(Table table) {
-        this(table, null, null, null, Expressions.alwaysTrue());
+        this(table, null, null, null, null, Expressions.alwaysTrue());
     }
 
     private TableScanImpl(
-            Table table, Long commitId, Long asOfMillis, List<String> columns, Expression filter) {
+            Table table,
+            Long commitId,
+            Long asOfMillis,
+            Integer schemaId,
+            List<String> columns,
+            Expression filter) {
         this.table = table;
         this.commitId = commitId;
         this.asOfMillis = asOfMillis;
+        this.schemaId = schemaId;
         this.columns = columns;
         this.filter = filter;
     }
 
     @Override
     public TableScan useSnapshot(long id) {
-        return new TableScanImpl(table, id, null, columns, filter);
+        return new TableScanImpl(table, id, null, schemaId, columns, filter);
     }
 
     @Override
     public TableScan asOfTime(long timestampMillis) {
-        return new TableScanImpl(table, null, timestampMillis, columns, filter);
+        return new TableScanImpl(table, null, timestampMillis, schemaId, columns, filter);
+    }
+
+    @Override
+    public TableScan useSchema(int id) {
+        table.metadata(id); // fails for an unknown version
+        return new TableScanImpl(table, commitId, asOfMillis, id, columns, filter);
     }
 
     @Override
     public TableScan select(List<String> newColumns) {
-        projection(table.schema().rowType(), newColumns, table.location());
-        return new TableScanImpl(table, commitId, asOfMillis, List.copyOf(newColumns), filter);
+        TableScanImpl scan =
+                new TableScanImpl(
+                        table, commitId, asOfMillis, schemaId, List.copyOf(newColumns), filter);
+        scan.readType(); // fails naming an unknown column
+        return scan;
     }
 
     @Override
     public TableScan filter(Expression newFilter) {
-        Expression combined = Expressions.and(filter, newFilter);
-        combined.bind(table.schema().rowType());
-        return new TableScanImpl(table, commitId, asOfMillis, columns, combined);
+        TableScanImpl scan =
+                new TableScanImpl(
+                        table,
+                        commitId,
+                        asOfMillis,
+                        schemaId,
+                        columns,
+                        Expressions.and(filter, newFilter));
+        scan.filter.bind(scan.schema().rowType()); // fails naming an unknown column
+        return scan;
+    }
+
+    @Override
+    public synchronized TableMetadata metadata() {
+        if (readAs == null) {
+            readAs = table.metadata(schemaId != null ? schemaId : snapshot().schemaId());
+            mappings = new SchemaMappings(table, readAs);
+        }
+        return readAs;
+    }
+
+    private Schema schema() {
+        return metadata().schema();
     }
 
     @Override
@@ -85,14 +125,14 @@ public final class TableScanImpl implements TableScan {
 
     @Override
     public RowType readType() {
-        RowType rowType = table.schema().rowType();
+        RowType rowType = schema().rowType();
         int[] positions = projection(rowType, columns, table.location());
         return positions == null ? rowType : rowType.project(positions);
     }
 
     @Override
     public List<ScanTask> plan() {
-        Schema schema = table.schema();
+        Schema schema = schema();
         RowType rowType = schema.rowType();
         BoundExpression all = filter.bind(rowType);
         if (all.isAlwaysFalse()) {
@@ -103,7 +143,7 @@ public final class TableScanImpl implements TableScan {
                         ? Conjuncts.split(filter, schema.primaryKey()).onColumns().bind(rowType)
                         : all;
         Snapshot s = snapshot();
-        PartitionPruner partitions = new PartitionPruner(table.metadata(), all);
+        PartitionPruner partitions = new PartitionPruner(metadata(), all);
         List<ScanTask> tasks = new ArrayList<>();
         for (Map.Entry<FileGroupId, List<DataFile>> group : s.fileGroups().entrySet()) {
             if (!partitions.mightMatch(group.getKey().partition())) {
@@ -118,7 +158,7 @@ public final class TableScanImpl implements TableScan {
                 kept.add(f);
                 anyMightMatch |=
                         f.kind() != FileKind.BASE
-                                || all.mightMatch(f.columnStats(), f.recordCount());
+                                || all.mightMatch(mappings.statistics(f), f.recordCount());
             }
             // For keyed tables a file's statistics may only drop the whole group: a file that
             // cannot match may still hold the newer version of a row that another file matches.
@@ -129,42 +169,38 @@ public final class TableScanImpl implements TableScan {
         return tasks;
     }
 
-    private static boolean mightMatch(DataFile f, BoundExpression filter, Schema schema) {
+    private boolean mightMatch(DataFile f, BoundExpression filter, Schema schema) {
         if (schema.hasPrimaryKey()
                 && !filter.mightMatchKeyRange(f.minKey(), f.maxKey(), schema.primaryKey())) {
             return false;
         }
-        return f.kind() != FileKind.BASE || filter.mightMatch(f.columnStats(), f.recordCount());
+        return f.kind() != FileKind.BASE
+                || filter.mightMatch(mappings.statistics(f), f.recordCount());
     }
 
     @Override
     public RowReader open(ScanTask task) {
-        RowType rowType = table.schema().rowType();
+        RowType rowType = schema().rowType();
         int[] projection = projection(rowType, columns, table.location());
         BoundExpression bound = filter.bind(rowType);
         int[] read = projection != null ? projection : IntStream.range(0, rowType.size()).toArray();
         if (bound.isAlwaysTrue() && IntStream.of(read).distinct().count() == read.length) {
             // A group of base files from one compaction is read without a merge, and only the
             // selected columns.
-            RowReader base =
-                    FileGroupReader.openBaseOnly(
-                            table.io(), table.location(), table.metadata(), task.files(), read);
+            RowReader base = FileGroupReader.openBaseOnly(table, metadata(), task.files(), read);
             if (base != null) {
                 return new FilterProjectReader(
                         base, rowType.project(read), null, null, RowKind.INSERT);
             }
         }
-        RowReader merged =
-                FileGroupReader.open(
-                        table.io(), table.location(), table.metadata(), task.files(), false);
+        RowReader merged = FileGroupReader.open(table, metadata(), task.files(), false);
         return new FilterProjectReader(merged, rowType, bound, projection, RowKind.INSERT);
     }
 
     @Override
     public long count(ScanTask task) {
         List<DataFile> files = task.files();
-        if (filter.bind(table.schema().rowType()).isAlwaysTrue()
-                && FileGroupReader.isBaseOnly(files)) {
+        if (filter.bind(schema().rowType()).isAlwaysTrue() && FileGroupReader.isBaseOnly(files)) {
             return task.recordCount(); // base files of one sequence: live rows, unique keys
         }
         long rows = 0;

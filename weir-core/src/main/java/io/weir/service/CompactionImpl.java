@@ -18,6 +18,7 @@ import io.weir.commit.CommitLog;
 import io.weir.commit.CommitRequest;
 import io.weir.data.RowReader;
 import io.weir.exceptions.CommitStateUnknownException;
+import io.weir.exceptions.ValidationException;
 import io.weir.read.FileGroupReader;
 
 import java.io.IOException;
@@ -197,6 +198,18 @@ public final class CompactionImpl implements Compaction {
     @Override
     public List<DataFile> rewrite(ScanTask task) {
         TableMetadata metadata = table.metadata();
+        // Output is written with this schema: a newer file's columns would be lost.
+        for (DataFile f : task.files()) {
+            ValidationException.check(
+                    f.schemaId() <= metadata.schemaId(),
+                    "Cannot compact file group %s of table %s: file %s was written with schema %s,"
+                            + " newer than the schema %s this compaction writes; refresh the table",
+                    task.fileGroup(),
+                    table.location(),
+                    f.path(),
+                    f.schemaId(),
+                    metadata.schemaId());
+        }
         long sequence = task.files().stream().mapToLong(DataFile::sequence).max().orElse(0);
         long target = metadata.options().targetFileSize();
         // Pages of at most target / 64: the size estimate that cuts files counts the open pages
@@ -217,8 +230,7 @@ public final class CompactionImpl implements Compaction {
         List<DataFile> outputs = new ArrayList<>();
         BaseFileWriter writer = null;
         String relative = null;
-        try (RowReader rows =
-                FileGroupReader.open(table.io(), table.location(), metadata, task.files(), false)) {
+        try (RowReader rows = FileGroupReader.open(table, metadata, task.files(), false)) {
             boolean more = rows.next();
             while (more) {
                 if (writer == null) {

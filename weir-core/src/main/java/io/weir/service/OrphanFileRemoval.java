@@ -6,6 +6,7 @@ import io.weir.RemoveOrphanFiles;
 import io.weir.RemoveOrphanFilesResult;
 import io.weir.commit.CommitLog;
 import io.weir.commit.TableState;
+import io.weir.commit.TagFiles;
 import io.weir.exceptions.CorruptFileException;
 import io.weir.exceptions.ValidationException;
 import io.weir.io.FileStatus;
@@ -27,10 +28,10 @@ import java.util.Set;
  * The {@link RemoveOrphanFiles} of a table. Lists the table's files first and reads the metadata
  * second, so that a file committed in between counts as referenced.
  *
- * <p>Referenced are the files live in the latest snapshot and every file a commit file that still
- * exists adds or removes. That covers every retained snapshot: a file live in one is live in the
- * latest snapshot or removed by a later commit, and expiry deletes commit files only after the data
- * files only they mention.
+ * <p>Referenced are the files live in the latest snapshot, every file a commit file that still
+ * exists adds or removes, and every file of a tagged snapshot. That covers every retained snapshot:
+ * a file live in one is live in the latest snapshot or removed by a later commit, and expiry
+ * deletes commit files only after the data files only they mention.
  */
 public final class OrphanFileRemoval implements RemoveOrphanFiles {
     private static final Logger LOG = LoggerFactory.getLogger(OrphanFileRemoval.class);
@@ -176,6 +177,11 @@ public final class OrphanFileRemoval implements RemoveOrphanFiles {
             }
             commit.added().forEach(f -> referenced.add(f.path()));
             referenced.addAll(commit.removed());
+        }
+        // Tags keep the files of their snapshots, also after their commits expired. A damaged tag
+        // file fails the listing: the files it protects are unknown.
+        for (TagFiles.Entry tag : new TagFiles(log.io(), log.location()).list()) {
+            tag.state().files().forEach(f -> referenced.add(f.path()));
         }
         return referenced;
     }

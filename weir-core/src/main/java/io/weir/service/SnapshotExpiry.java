@@ -6,6 +6,7 @@ import io.weir.SnapshotLease;
 import io.weir.commit.CommitLog;
 import io.weir.commit.LeaseFiles;
 import io.weir.commit.TableState;
+import io.weir.commit.TagFiles;
 import io.weir.exceptions.CorruptFileException;
 import io.weir.exceptions.ValidationException;
 import io.weir.io.FileStatus;
@@ -17,7 +18,9 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.LongConsumer;
 
 /**
@@ -98,7 +101,7 @@ public final class SnapshotExpiry implements ExpireSnapshots {
                 policy.earliestToRetain(log, latest.commitId(), before, live(leases.list(), now));
         if (!execute) {
             retainFrom = readableFrom(retainFrom, before);
-            List<String> data = fullPaths(ExpiredDataFiles.find(log, latest, retainFrom));
+            List<String> data = fullPaths(untagged(ExpiredDataFiles.find(log, latest, retainFrom)));
             List<String> metadata = new ArrayList<>(log.metadataFilesBefore(retainFrom));
             metadata.addAll(endedLeases(leases, now));
             return new ExpireSnapshotsResult(before, retainFrom, retainFrom, data, metadata, true);
@@ -119,7 +122,9 @@ public final class SnapshotExpiry implements ExpireSnapshots {
                     retainFrom,
                     keptFrom);
         }
-        List<String> data = fullPaths(ExpiredDataFiles.find(log, latest, keptFrom));
+        // Read after the earliest retained commit was recorded: a tag created meanwhile on an
+        // older snapshot either is seen here or learns that its snapshot expired (Tags).
+        List<String> data = fullPaths(untagged(ExpiredDataFiles.find(log, latest, keptFrom)));
         data.forEach(this::delete);
         List<String> metadata = new ArrayList<>(log.metadataFilesBefore(keptFrom));
         metadata.forEach(this::delete);
@@ -174,6 +179,18 @@ public final class SnapshotExpiry implements ExpireSnapshots {
             }
         }
         return before;
+    }
+
+    /** The files of {@code expired} that no tag needs. */
+    private List<String> untagged(List<String> expired) {
+        if (expired.isEmpty()) {
+            return expired;
+        }
+        Set<String> tagged = new HashSet<>();
+        for (TagFiles.Entry tag : new TagFiles(log.io(), log.location()).list()) {
+            tag.state().files().forEach(f -> tagged.add(f.path()));
+        }
+        return expired.stream().filter(p -> !tagged.contains(p)).toList();
     }
 
     private static List<SnapshotLease> live(List<SnapshotLease> leases, long now) {

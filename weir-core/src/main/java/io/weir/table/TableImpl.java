@@ -16,19 +16,24 @@ import io.weir.Table;
 import io.weir.TableMetadata;
 import io.weir.TableScan;
 import io.weir.TableWrite;
+import io.weir.Tags;
+import io.weir.UpdateSchema;
 import io.weir.commit.AppendFilesImpl;
 import io.weir.commit.CommitLog;
 import io.weir.commit.OverwriteFilesImpl;
+import io.weir.exceptions.SnapshotExpiredException;
 import io.weir.exceptions.ValidationException;
 import io.weir.io.FileIO;
 import io.weir.scan.IncrementalScanImpl;
 import io.weir.scan.TableScanImpl;
+import io.weir.schema.UpdateSchemaImpl;
 import io.weir.service.CompactionImpl;
 import io.weir.service.FileSnapshotLeases;
 import io.weir.service.OrphanFileRemoval;
 import io.weir.service.PartitionExpiry;
 import io.weir.service.RescaleImpl;
 import io.weir.service.SnapshotExpiry;
+import io.weir.tag.FileTags;
 import io.weir.write.AppendBuckets;
 import io.weir.write.BulkWriteImpl;
 import io.weir.write.TableWriteImpl;
@@ -65,13 +70,27 @@ public final class TableImpl implements Table {
     }
 
     @Override
+    public java.util.List<Integer> schemaIds() {
+        return log.schemaIds();
+    }
+
+    @Override
     public Snapshot currentSnapshot() {
         return log.current();
     }
 
+    /** A retained snapshot, or an expired one that a tag keeps. */
     @Override
     public Snapshot snapshot(long commitId) {
-        return log.state(commitId);
+        try {
+            return log.state(commitId);
+        } catch (SnapshotExpiredException e) {
+            Snapshot tagged = new FileTags(log).taggedSnapshot(commitId);
+            if (tagged == null) {
+                throw e;
+            }
+            return tagged;
+        }
     }
 
     @Override
@@ -93,7 +112,14 @@ public final class TableImpl implements Table {
     public TableWrite.Builder newWrite() {
         return new TableWrite.Builder() {
             private int[] appendBuckets = {0};
-            private long writeBufferSize = metadata().options().writeBufferSize();
+            private long writeBufferSize = -1;
+            private TableMetadata metadata = metadata();
+
+            @Override
+            public TableWrite.Builder useSchema(int schemaId) {
+                this.metadata = metadata(schemaId);
+                return this;
+            }
 
             @Override
             public TableWrite.Builder appendBucket(int bucket) {
@@ -117,7 +143,6 @@ public final class TableImpl implements Table {
 
             @Override
             public TableWrite create() {
-                TableMetadata metadata = metadata();
                 int buckets = metadata.options().bucket();
                 for (int bucket : appendBuckets) {
                     ValidationException.check(
@@ -134,7 +159,14 @@ public final class TableImpl implements Table {
                                         appendBuckets,
                                         currentSnapshot(),
                                         metadata.options().targetFileSize());
-                return new TableWriteImpl(io(), location(), metadata, choice, writeBufferSize);
+                return new TableWriteImpl(
+                        io(),
+                        location(),
+                        metadata,
+                        choice,
+                        writeBufferSize > 0
+                                ? writeBufferSize
+                                : metadata.options().writeBufferSize());
             }
         };
     }
@@ -143,13 +175,20 @@ public final class TableImpl implements Table {
     public BulkWrite.Builder newBulkWrite() {
         return new BulkWrite.Builder() {
             private int appendBucket;
-            private long writeBufferSize = metadata().options().writeBufferSize();
+            private long writeBufferSize = -1;
+            private TableMetadata metadata = metadata();
             private String spillDirectory = System.getProperty("java.io.tmpdir");
             private int maxMergeFanIn = 64;
 
             @Override
             public BulkWrite.Builder appendBucket(int bucket) {
                 this.appendBucket = bucket;
+                return this;
+            }
+
+            @Override
+            public BulkWrite.Builder useSchema(int schemaId) {
+                this.metadata = metadata(schemaId);
                 return this;
             }
 
@@ -178,9 +217,11 @@ public final class TableImpl implements Table {
                 return new BulkWriteImpl(
                         io(),
                         location(),
-                        metadata(),
+                        metadata,
                         appendBucket,
-                        writeBufferSize,
+                        writeBufferSize > 0
+                                ? writeBufferSize
+                                : metadata.options().writeBufferSize(),
                         Path.of(spillDirectory),
                         maxMergeFanIn);
             }
@@ -223,6 +264,11 @@ public final class TableImpl implements Table {
     }
 
     @Override
+    public UpdateSchema updateSchema() {
+        return new UpdateSchemaImpl(this, log);
+    }
+
+    @Override
     public long earliestRetainedCommit() {
         return log.earliestRetainedCommit();
     }
@@ -245,6 +291,11 @@ public final class TableImpl implements Table {
     @Override
     public SnapshotLeases leases() {
         return new FileSnapshotLeases(log);
+    }
+
+    @Override
+    public Tags tags() {
+        return new FileTags(log);
     }
 
     @Override

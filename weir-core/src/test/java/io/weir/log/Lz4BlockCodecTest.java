@@ -1,12 +1,19 @@
 package io.weir.log;
 
 import net.jpountz.lz4.LZ4Factory;
+import net.jpountz.lz4.LZ4JNIFastResetCompressor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
 
 import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Random;
@@ -116,63 +123,154 @@ class Lz4BlockCodecTest {
     }
 
     @Test
-    void fallsBackToTheFastCompressorWhereFlinksOlderLz4JavaComesFirst() throws Exception {
-        Path flinkLz4 = Path.of("target/flink-lz4/lz4-java.jar");
-        Path classes =
-                Path.of(
-                        Lz4BlockCodec.class
-                                .getProtectionDomain()
-                                .getCodeSource()
-                                .getLocation()
-                                .toURI());
-        URL[] path = {classes.toUri().toURL(), flinkLz4.toUri().toURL()};
+    void compressesNativelyAtItsAccelerationWhereFlinksOlderLz4JavaComesFirst() throws Exception {
+        // As in an application built with Maven whose Flink dependencies come first: Flink's
+        // org.lz4:lz4-java 1.8.0 ahead of Weir and of the fork.
         try (URLClassLoader loader =
-                new URLClassLoader(path, ClassLoader.getPlatformClassLoader())) {
-            Class<?> type = loader.loadClass(Lz4BlockCodec.class.getName());
-            assertThat(
-                            loader.loadClass(LZ4Factory.class.getName())
-                                    .getProtectionDomain()
-                                    .getCodeSource()
-                                    .getLocation()
-                                    .getPath())
+                loader(FLINK_LZ4, weirClasses(), jarOf(Logger.class), fork())) {
+            assertThat(jarOf(loader.loadClass(LZ4Factory.class.getName())).toString())
                     .endsWith("flink-lz4/lz4-java.jar");
-            Constructor<?> create = type.getDeclaredConstructor();
-            create.setAccessible(true);
-            Object codec = create.newInstance();
-            Method compress =
-                    type.getDeclaredMethod(
-                            "compress",
-                            byte[].class,
-                            int.class,
-                            int.class,
-                            byte[].class,
-                            int.class,
-                            int.class);
-            Method acceleration = type.getDeclaredMethod("acceleration");
-            compress.setAccessible(true);
-            acceleration.setAccessible(true);
+            assertThat(jarOf(loader.loadClass(Lz4BlockCodec.class.getName())))
+                    .isEqualTo(weirClasses());
 
-            byte[] raw = rowLike(new Random(13), 100_000);
-            byte[] out = new byte[2 * raw.length];
-            int n = (int) compress.invoke(codec, raw, 0, raw.length, out, 0, out.length);
-            assertThat(acceleration.invoke(codec)).isEqualTo(1);
-            assertThat(n).isLessThan(raw.length);
-            assertThat(
-                            LZ4Factory.safeInstance()
-                                    .safeDecompressor()
-                                    .decompress(Arrays.copyOf(out, n), raw.length))
-                    .isEqualTo(raw);
+            Object library = currentLibrary(loader);
+            assertThat(call(library, "fast")).isEqualTo(true);
+            assertThat(Files.exists(log) ? Files.readString(log) : "").doesNotContain("WARN");
+            assertThat(call(library, "description").toString()).contains(fork().toString());
+            assertCompressesReadableBlocks(loader, BlockCodec.LZ4_ACCELERATION);
         }
     }
 
-    /** Whether this platform has the native compressor (the codec's fallback is tested below). */
+    @Test
+    void fallsBackToTheFastCompressorWhereOnlyFlinksOlderLz4JavaIsThere() throws Exception {
+        try (URLClassLoader loader =
+                loader(weirClasses(), jarOf(Logger.class), simpleLogger(), FLINK_LZ4)) {
+            Object library = currentLibrary(loader);
+            assertThat(Files.readString(log))
+                    .containsOnlyOnce("WARN")
+                    .contains("about half its speed")
+                    .contains("lz4-java's fork (at.yawk.lz4) is not on the classpath");
+            assertThat(call(library, "fast")).isEqualTo(false);
+            assertThat(call(library, "description").toString())
+                    .contains("lz4-java on Weir's classpath");
+            assertCompressesReadableBlocks(loader, 1);
+        }
+    }
+
+    @Test
+    void findsTheForkInItsJarOrFolder() throws Exception {
+        assertThat(Lz4Library.forkRoot(getClass().getClassLoader()))
+                .isEqualTo(new URL("jar:" + fork().toUri() + "!/"));
+        try (URLClassLoader none = loader(weirClasses(), FLINK_LZ4)) {
+            assertThat(Lz4Library.forkRoot(none)).isNull();
+        }
+        assertThat(Lz4Library.CURRENT.fast()).isEqualTo(nativeLz4());
+    }
+
+    @TempDir Path tmp;
+
+    /** What the warnings of lz4 libraries loaded by a test go to (slf4j-simple of its loader). */
+    private Path log;
+
+    @BeforeEach
+    void logToAFile() {
+        log = tmp.resolve("lz4.log");
+        System.setProperty("org.slf4j.simpleLogger.logFile", log.toString());
+    }
+
+    @AfterEach
+    void logAsBefore() {
+        System.clearProperty("org.slf4j.simpleLogger.logFile");
+    }
+
+    private static Path simpleLogger() throws Exception {
+        return jarOf(Class.forName("org.slf4j.impl.SimpleLogger"));
+    }
+
+    private static final Path FLINK_LZ4 = Path.of("target/flink-lz4/lz4-java.jar");
+
+    private static URLClassLoader loader(Path... entries) throws Exception {
+        URL[] urls = new URL[entries.length];
+        for (int i = 0; i < entries.length; i++) {
+            urls[i] = entries[i].toUri().toURL();
+        }
+        return new URLClassLoader(urls, ClassLoader.getPlatformClassLoader());
+    }
+
+    private static Path jarOf(Class<?> type) throws Exception {
+        return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
+    }
+
+    private static Path weirClasses() throws Exception {
+        return jarOf(Lz4BlockCodec.class);
+    }
+
+    private static Path fork() throws Exception {
+        return jarOf(LZ4Factory.class);
+    }
+
+    private static Object currentLibrary(ClassLoader loader) throws Exception {
+        Field current = loader.loadClass(Lz4Library.class.getName()).getDeclaredField("CURRENT");
+        current.setAccessible(true);
+        return current.get(null);
+    }
+
+    private static Object call(Object target, String method) throws Exception {
+        Method m = target.getClass().getDeclaredMethod(method);
+        m.setAccessible(true);
+        return m.invoke(target);
+    }
+
+    /**
+     * A codec of {@code loader}'s compresses at {@code acceleration}; the fork reads its blocks.
+     */
+    private static void assertCompressesReadableBlocks(ClassLoader loader, int acceleration)
+            throws Exception {
+        Class<?> type = loader.loadClass(Lz4BlockCodec.class.getName());
+        Constructor<?> create = type.getDeclaredConstructor();
+        create.setAccessible(true);
+        Object codec = create.newInstance();
+        Method compress =
+                type.getDeclaredMethod(
+                        "compress",
+                        byte[].class,
+                        int.class,
+                        int.class,
+                        byte[].class,
+                        int.class,
+                        int.class);
+        compress.setAccessible(true);
+        byte[] raw = rowLike(new Random(13), 100_000);
+        byte[] out = new byte[2 * raw.length];
+        int n = (int) compress.invoke(codec, raw, 0, raw.length, out, 0, out.length);
+        assertThat(call(codec, "acceleration")).isEqualTo(acceleration);
+        assertThat(n).isLessThan(raw.length);
+        assertThat(
+                        LZ4Factory.safeInstance()
+                                .safeDecompressor()
+                                .decompress(Arrays.copyOf(out, n), raw.length))
+                .isEqualTo(raw);
+        if (acceleration > 1) {
+            // Byte for byte what the fork's native compressor makes at that acceleration.
+            byte[] expected = new byte[2 * raw.length];
+            int m;
+            try (LZ4JNIFastResetCompressor reference =
+                    LZ4Factory.nativeInstance().fastResetCompressor(acceleration)) {
+                m = reference.compress(raw, 0, raw.length, expected, 0, expected.length);
+            }
+            assertThat(Arrays.copyOf(out, n)).isEqualTo(Arrays.copyOf(expected, m));
+        }
+        call(codec, "close");
+    }
+
+    /** Whether this platform has the fork's native compressor. */
     private static boolean nativeLz4() {
-        Lz4BlockCodec.Accelerated probe = Lz4BlockCodec.acceleratedOrNull(1);
-        if (probe == null) {
+        try {
+            LZ4Factory.nativeInstance().fastResetCompressor(1).close();
+            return true;
+        } catch (LinkageError | RuntimeException e) {
             return false;
         }
-        probe.compressor.close();
-        return true;
     }
 
     /** Compresses into a fresh array, after {@link #OFFSET} bytes of header room. */

@@ -40,8 +40,10 @@ public final class Layers {
                     "io.weir.merge",
                     "io.weir.read",
                     "io.weir.scan",
+                    "io.weir.schema",
                     "io.weir.service",
                     "io.weir.table",
+                    "io.weir.tag",
                     "io.weir.write");
 
     private static final Pattern REFERENCE =

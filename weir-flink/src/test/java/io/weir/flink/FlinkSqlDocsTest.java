@@ -81,7 +81,9 @@ class FlinkSqlDocsTest {
                                 catalog.requiredOptions().stream(),
                                 catalog.optionalOptions().stream())));
         for (SystemTable table : SystemTable.values()) {
-            sections.put("system-table-" + table.suffix(), columns(table.rowType()));
+            if (table.isMetadata()) {
+                sections.put("system-table-" + table.suffix(), columns(table.rowType()));
+            }
         }
         return sections;
     }

@@ -6,6 +6,7 @@ import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.DefaultExecutorServiceLoader;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableConfig;
@@ -47,9 +48,15 @@ import java.util.TreeMap;
  *
  * <p>Jobs run one after another on a mini cluster in this JVM ({@link EmbeddedCluster}). The REST
  * endpoint that a Flink mini cluster always starts is bound to the loopback interface on an
- * ephemeral port; there is no web UI (flink-runtime-web is not on the classpath).
+ * ephemeral port; there is no web UI (flink-runtime-web is not on the classpath). With {@code
+ * execution.target = 'remote'} they are submitted instead to the running cluster at {@code
+ * rest.address} and {@code rest.port}, through Flink's REST client; that cluster must have the Weir
+ * connector jar in its {@code lib/} (or get it with {@code pipeline.jars}).
  */
 public final class FlinkSession implements AutoCloseable {
+    private static final String LOCAL = "local";
+    private static final String REMOTE = "remote";
+
     private final Configuration initialConfig;
     private final Configuration config;
     private final ClassLoader classLoader;
@@ -71,7 +78,7 @@ public final class FlinkSession implements AutoCloseable {
     public FlinkSession(Map<String, String> overrides) {
         Configuration defaults = new Configuration();
         defaults.setString(ExecutionOptions.RUNTIME_MODE.key(), "streaming");
-        defaults.set(DeploymentOptions.TARGET, "local");
+        defaults.set(DeploymentOptions.TARGET, LOCAL);
         defaults.set(DeploymentOptions.ATTACHED, true);
         defaults.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
         defaults.set(RestOptions.ADDRESS, "127.0.0.1");
@@ -81,6 +88,7 @@ public final class FlinkSession implements AutoCloseable {
         defaults.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
         defaults.addAll(Configuration.fromMap(overrides));
         checkRuntimeMode(defaults);
+        checkTarget(defaults);
         this.initialConfig = defaults;
         this.config = new Configuration(defaults);
 
@@ -136,6 +144,7 @@ public final class FlinkSession implements AutoCloseable {
         Configuration next = new Configuration(config);
         next.setString(key, value);
         checkRuntimeMode(next);
+        checkTarget(next);
         config.setString(key, value);
         tableEnv = null;
     }
@@ -168,7 +177,10 @@ public final class FlinkSession implements AutoCloseable {
     private TableEnvironmentInternal newTableEnvironment() {
         Configuration current = new Configuration(config);
         StreamExecutionEnvironment env =
-                new StreamExecutionEnvironment(cluster, current, classLoader);
+                new StreamExecutionEnvironment(
+                        isRemote(current) ? new DefaultExecutorServiceLoader() : cluster,
+                        current,
+                        classLoader);
         ExecutorFactory factory =
                 FactoryUtil.discoverFactory(
                         classLoader, ExecutorFactory.class, ExecutorFactory.DEFAULT_IDENTIFIER);
@@ -199,6 +211,30 @@ public final class FlinkSession implements AutoCloseable {
                 planner,
                 executor,
                 isStreaming());
+    }
+
+    /** Whether jobs go to a running cluster at {@code rest.address}, {@code rest.port}. */
+    private static boolean isRemote(Configuration config) {
+        return REMOTE.equals(config.get(DeploymentOptions.TARGET));
+    }
+
+    /**
+     * Jobs run on the embedded cluster ({@code local}) or on a running cluster ({@code remote},
+     * through Flink's REST client); any other target (YARN, Kubernetes) is refused rather than
+     * silently ignored.
+     */
+    private static void checkTarget(Configuration config) {
+        String target = config.get(DeploymentOptions.TARGET);
+        if (!LOCAL.equals(target) && !REMOTE.equals(target)) {
+            throw new ValidationException(
+                    "Unsupported value '"
+                            + target
+                            + "' for '"
+                            + DeploymentOptions.TARGET.key()
+                            + "': weir sql runs jobs on its embedded cluster ('local', the default)"
+                            + " or on a running cluster ('remote', at 'rest.address' and"
+                            + " 'rest.port')");
+        }
     }
 
     private static void checkRuntimeMode(Configuration config) {

@@ -68,15 +68,7 @@ public final class ScriptRunner {
      */
     public void run(List<SqlStatement> statements) {
         for (SqlStatement statement : statements) {
-            boolean quit;
-            try {
-                quit = execute(statement);
-            } catch (StatementException e) {
-                throw e;
-            } catch (Exception | LinkageError e) {
-                throw new StatementException(statement, "Failed", e);
-            }
-            if (quit) {
+            if (runOne(statement)) {
                 return;
             }
         }
@@ -86,6 +78,23 @@ public final class ScriptRunner {
                     "Failed",
                     new ValidationException(
                             "BEGIN STATEMENT SET has no END: its statements did not run"));
+        }
+    }
+
+    /**
+     * Runs one statement, as the interactive mode does: an open {@code BEGIN STATEMENT SET} stays
+     * open for the next call.
+     *
+     * @return true if the session should end here (QUIT)
+     * @throws StatementException if the statement fails
+     */
+    public boolean runOne(SqlStatement statement) {
+        try {
+            return execute(statement);
+        } catch (StatementException e) {
+            throw e;
+        } catch (Exception | LinkageError e) {
+            throw new StatementException(statement, "Failed", e);
         }
     }
 

@@ -49,7 +49,39 @@ public final class StatementSplitter {
         return splitter.statements;
     }
 
+    /**
+     * The statements that a buffer of typed lines completes, each ended by its {@code ;}, and the
+     * rest of the buffer (a statement not ended yet, from its first token), for the interactive
+     * mode. A string literal, quoted identifier or block comment not closed yet leaves every
+     * statement incomplete.
+     */
+    public static Prefix complete(String buffer) {
+        StatementSplitter splitter = new StatementSplitter(buffer);
+        try {
+            splitter.scan();
+        } catch (IllegalArgumentException e) {
+            return new Prefix(List.of(), buffer, 1);
+        }
+        if (splitter.start < 0) {
+            return new Prefix(splitter.statements, "", 0);
+        }
+        return new Prefix(
+                splitter.statements, buffer.substring(splitter.start), splitter.startLine);
+    }
+
+    /**
+     * @param complete the statements ended by a {@code ;}
+     * @param rest the text of the statement being typed, or empty
+     * @param restLine the buffer's line on which {@code rest} starts (from 1), or 0
+     */
+    public record Prefix(List<SqlStatement> complete, String rest, int restLine) {}
+
     private void run() {
+        scan();
+        endStatement(script.length());
+    }
+
+    private void scan() {
         while (pos < script.length()) {
             char c = script.charAt(pos);
             if (c == '\'' || c == '`') {
@@ -76,7 +108,6 @@ public final class StatementSplitter {
                 advance();
             }
         }
-        endStatement(script.length());
     }
 
     private void markStart() {

@@ -104,4 +104,26 @@ class StatementSplitterTest {
         assertThatThrownBy(() -> StatementSplitter.split("\n\nSELECT 1 /* abc"))
                 .hasMessage("Unterminated block comment starting at line 3");
     }
+
+    @Test
+    void completeTellsTheStatementsATypedBufferEndsAndWhatIsStillBeingTyped() {
+        StatementSplitter.Prefix typed = StatementSplitter.complete("SELECT 1; SELECT\n  2");
+        assertThat(typed.complete()).extracting(SqlStatement::text).containsExactly("SELECT 1");
+        assertThat(typed.rest()).isEqualTo("SELECT\n  2");
+        assertThat(typed.restLine()).isEqualTo(1);
+
+        StatementSplitter.Prefix done = StatementSplitter.complete("SELECT 1;\n-- later;\n");
+        assertThat(done.complete()).extracting(SqlStatement::text).containsExactly("SELECT 1");
+        assertThat(done.rest()).isEmpty();
+
+        // An open literal or statement set waits for more lines.
+        assertThat(StatementSplitter.complete("SELECT 1; SELECT 'a;\n").complete()).isEmpty();
+        StatementSplitter.Prefix set =
+                StatementSplitter.complete(
+                        "x;\nEXECUTE STATEMENT SET BEGIN\nINSERT INTO t VALUES (1);\n");
+        assertThat(set.complete()).extracting(SqlStatement::text).containsExactly("x");
+        assertThat(set.rest()).startsWith("EXECUTE STATEMENT SET BEGIN");
+        assertThat(set.restLine()).isEqualTo(2);
+        assertThat(StatementSplitter.complete(set.rest() + "END;\n").complete()).hasSize(1);
+    }
 }

@@ -4,7 +4,9 @@ import io.weir.flink.catalog.system.SystemCatalogTable;
 import io.weir.flink.table.WeirDynamicTableFactory;
 import io.weir.options.StorageOptions;
 
+import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.source.DynamicTableSource;
@@ -29,7 +31,9 @@ final class CatalogTableFactory implements DynamicTableSourceFactory, DynamicTab
     @Override
     public DynamicTableSource createDynamicTableSource(Context context) {
         if (context.getCatalogTable().getOrigin() instanceof SystemCatalogTable system) {
-            return system.newSource();
+            return system.newSource(
+                    context.getConfiguration().get(ExecutionOptions.RUNTIME_MODE)
+                            == RuntimeExecutionMode.STREAMING);
         }
         return tables.createDynamicTableSource(context, storage);
     }

@@ -2,9 +2,11 @@ package io.weir.flink.catalog;
 
 import io.weir.Schema;
 import io.weir.Table;
+import io.weir.TableMetadata;
 import io.weir.flink.FlinkSchemas;
 import io.weir.flink.table.WeirConnectorOptions;
 import io.weir.flink.table.WeirDynamicTableFactory;
+import io.weir.flink.table.WeirReadOptions;
 import io.weir.options.TableOptions;
 
 import org.apache.flink.configuration.ConfigOption;
@@ -93,11 +95,22 @@ final class CatalogTables {
 
     /** The catalog table of a Weir table: its schema, keys, options and location. */
     static CatalogTable toFlink(Table table) {
-        Map<String, String> options = new TreeMap<>(table.options().toMap());
+        return toFlink(table, table.metadata(), -1);
+    }
+
+    /**
+     * The catalog table of one schema version of a Weir table; with {@code asOfMillis} >= 0, read
+     * as of that time (its option {@code scan.timestamp}).
+     */
+    static CatalogTable toFlink(Table table, TableMetadata metadata, long asOfMillis) {
+        Map<String, String> options = new TreeMap<>(metadata.options().toMap());
         options.put(WeirConnectorOptions.PATH.key(), table.location());
+        if (asOfMillis >= 0) {
+            options.put(WeirReadOptions.SCAN_TIMESTAMP.key(), String.valueOf(asOfMillis));
+        }
         return CatalogTable.newBuilder()
-                .schema(FlinkSchemas.toFlink(table.schema()))
-                .partitionKeys(table.schema().partitionKeys())
+                .schema(FlinkSchemas.toFlink(metadata.schema()))
+                .partitionKeys(metadata.schema().partitionKeys())
                 .options(options)
                 .build();
     }

@@ -5,6 +5,7 @@ import io.weir.Partition;
 import io.weir.Table;
 import io.weir.Tables;
 import io.weir.exceptions.TableAlreadyExistsException;
+import io.weir.flink.FlinkTypes;
 import io.weir.flink.catalog.system.SystemCatalogTable;
 import io.weir.flink.catalog.system.SystemTable;
 import io.weir.flink.procedure.TableLocator;
@@ -19,6 +20,7 @@ import org.apache.flink.table.catalog.CatalogPartition;
 import org.apache.flink.table.catalog.CatalogPartitionImpl;
 import org.apache.flink.table.catalog.CatalogPartitionSpec;
 import org.apache.flink.table.catalog.ObjectPath;
+import org.apache.flink.table.catalog.TableChange;
 import org.apache.flink.table.catalog.exceptions.DatabaseAlreadyExistException;
 import org.apache.flink.table.catalog.exceptions.DatabaseNotEmptyException;
 import org.apache.flink.table.catalog.exceptions.DatabaseNotExistException;
@@ -40,8 +42,8 @@ import java.util.TreeSet;
  * A catalog of Weir tables in a warehouse directory (see {@link Warehouse} for the layout). The
  * tables themselves are the only state: a table's schema, keys and options are read from its
  * metadata, so any number of catalogs, jobs and the {@code weir} command can share a warehouse.
- * Every table {@code t} has read-only system tables {@code t$commits} and {@code t$files}, and the
- * table services are procedures ({@link WeirProcedures}).
+ * Every table {@code t} has read-only system tables such as {@code t$commits} and {@code t$files}
+ * ({@link SystemTable}), and the table services are procedures ({@link WeirProcedures}).
  */
 public class WeirCatalog extends CatalogDefaults {
     private final Warehouse warehouse;
@@ -171,7 +173,11 @@ public class WeirCatalog extends CatalogDefaults {
                                                             + "'; its system tables are "
                                                             + SystemTable.suffixes()));
             return new SystemCatalogTable(
-                    kind, path.getFullName(), location, warehouse.io(location));
+                    kind,
+                    path.getFullName(),
+                    location,
+                    warehouse.io(location),
+                    FlinkTypes.toFlink(load(system.table()).schema()));
         }
         return CatalogTables.toFlink(load(path));
     }
@@ -264,11 +270,76 @@ public class WeirCatalog extends CatalogDefaults {
         warehouse.move(warehouse.table(path), warehouse.table(target));
     }
 
+    /** Flink passes the changes of every ALTER TABLE statement to the other variant. */
     @Override
     public void alterTable(ObjectPath path, CatalogBaseTable table, boolean ignoreIfNotExists) {
         throw unsupported(
-                "ALTER TABLE " + path.getFullName(),
-                "change a table's schema or options yet (they are fixed when it is created)");
+                "ALTER TABLE " + path.getFullName() + " without a list of changes",
+                "replace a table's definition as a whole (use ALTER TABLE statements)");
+    }
+
+    /**
+     * Commits the statement's changes as one new schema version of the table (docs/flink-sql.md,
+     * "Changing a table"): old files are not rewritten, and jobs running on the previous version
+     * keep writing and reading it.
+     */
+    @Override
+    public void alterTable(
+            ObjectPath path,
+            CatalogBaseTable newTable,
+            List<TableChange> changes,
+            boolean ignoreIfNotExists)
+            throws TableNotExistException {
+        if (SystemTableName.of(path) != null) {
+            throw new ValidationException(
+                    "Cannot alter " + path.getFullName() + ": system tables cannot be altered");
+        }
+        if (!isTable(path)) {
+            if (ignoreIfNotExists) {
+                return;
+            }
+            throw new TableNotExistException(getName(), path);
+        }
+        Table table = load(path);
+        try {
+            TableChanges.apply(path.getFullName(), table.updateSchema(), changes).commit();
+        } catch (io.weir.exceptions.ValidationException e) {
+            // The core names the table by its location; here it is named as the user wrote it.
+            // The message is complete: the core's exception would only repeat it as the cause.
+            throw new ValidationException(
+                    e.getMessage().replace(table.location(), path.getFullName()));
+        }
+    }
+
+    /**
+     * The table as it was at {@code timestamp} ({@code FOR SYSTEM_TIME AS OF}): the columns and
+     * options of that snapshot's schema version, read at that time.
+     */
+    @Override
+    public CatalogBaseTable getTable(ObjectPath path, long timestamp)
+            throws TableNotExistException {
+        if (SystemTableName.of(path) != null) {
+            throw new ValidationException(
+                    "Cannot read "
+                            + path.getFullName()
+                            + " as of a time: system tables have no"
+                            + " history");
+        }
+        Table table = load(path);
+        io.weir.Snapshot snapshot;
+        try {
+            snapshot = table.snapshotAsOf(timestamp);
+        } catch (RuntimeException e) {
+            throw new ValidationException(
+                    "Cannot read table "
+                            + path.getFullName()
+                            + " as of "
+                            + java.time.Instant.ofEpochMilli(timestamp)
+                            + ": "
+                            + e.getMessage(),
+                    e);
+        }
+        return CatalogTables.toFlink(table, table.metadata(snapshot.schemaId()), timestamp);
     }
 
     // ---- partitions: those with live files

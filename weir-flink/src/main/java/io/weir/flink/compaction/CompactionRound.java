@@ -32,6 +32,8 @@ final class CompactionRound {
     private final int threads;
     private final CompactionHook hook;
     private final BooleanSupplier abandoned;
+    private long bytesRead;
+    private long bytesWritten;
 
     CompactionRound(
             Table table,
@@ -68,10 +70,26 @@ final class CompactionRound {
             throw e;
         }
         CompactionResult result = compaction.commit(tasks, outputs);
+        bytesRead =
+                tasks.stream()
+                        .flatMap(t -> t.files().stream())
+                        .mapToLong(DataFile::sizeInBytes)
+                        .sum();
+        bytesWritten = outputs.stream().mapToLong(DataFile::sizeInBytes).sum();
         if (hook != null) {
             hook.afterCompaction(result);
         }
         return result;
+    }
+
+    /** Bytes of the files the committed round read (its inputs' sizes); 0 before. */
+    long bytesRead() {
+        return bytesRead;
+    }
+
+    /** Bytes of the base files the committed round wrote; 0 before. */
+    long bytesWritten() {
+        return bytesWritten;
     }
 
     private void rewriteAll(Compaction compaction, List<ScanTask> tasks, List<DataFile> outputs)

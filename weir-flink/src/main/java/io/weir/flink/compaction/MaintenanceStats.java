@@ -19,6 +19,8 @@ public final class MaintenanceStats {
     private final AtomicLong expiredPartitions = new AtomicLong();
     private volatile long lastCompactionMillis = -1;
     private volatile long lastCompactionCommitId = -1;
+    private volatile long lastCompactionBytesRead = -1;
+    private volatile long lastCompactionBytesWritten = -1;
 
     void roundDone() {
         rounds.incrementAndGet();
@@ -30,7 +32,9 @@ public final class MaintenanceStats {
         consecutiveFailures.incrementAndGet();
     }
 
-    void compacted(CompactionResult result, long millis) {
+    void compacted(CompactionResult result, long millis, long bytesRead, long bytesWritten) {
+        lastCompactionBytesRead = bytesRead;
+        lastCompactionBytesWritten = bytesWritten;
         compactions.incrementAndGet();
         compactedFileGroups.addAndGet(result.fileGroups());
         replacedFiles.addAndGet(result.filesRemoved());
@@ -86,6 +90,16 @@ public final class MaintenanceStats {
     /** Duration of the last compaction round that committed, or -1. */
     public long lastCompactionMillis() {
         return lastCompactionMillis;
+    }
+
+    /** Bytes of the files the last committed compaction read, or -1. */
+    public long lastCompactionBytesRead() {
+        return lastCompactionBytesRead;
+    }
+
+    /** Bytes of the base files the last committed compaction wrote, or -1. */
+    public long lastCompactionBytesWritten() {
+        return lastCompactionBytesWritten;
     }
 
     public long lastCompactionCommitId() {

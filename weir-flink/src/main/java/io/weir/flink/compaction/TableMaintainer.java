@@ -137,10 +137,10 @@ public final class TableMaintainer implements AutoCloseable {
             }
             int commits = commitsSeen.get();
             full = retryFull || fullRoundDue(options, commits);
-            CompactionResult result =
+            CompactionRound round =
                     new CompactionRound(
-                                    table, full, options.compactionThreads(), hook, () -> closed)
-                            .run();
+                            table, full, options.compactionThreads(), hook, () -> closed);
+            CompactionResult result = round.run();
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             if (full) {
                 commitsAtLastFull = commits;
@@ -148,7 +148,7 @@ public final class TableMaintainer implements AutoCloseable {
                 retryFull = false;
             }
             if (result != null) {
-                stats.compacted(result, millis);
+                stats.compacted(result, millis, round.bytesRead(), round.bytesWritten());
                 LOG.info(
                         "Compacted {} file groups ({} files) of table {} as commit {} in {} ms{}",
                         result.fileGroups(),

@@ -25,7 +25,9 @@ public final class WeirProcedures {
                 ExpirePartitionsProcedure.NAME,
                 RemoveOrphanFilesProcedure.NAME,
                 RollbackToProcedure.NAME,
-                RescaleProcedure.NAME);
+                RescaleProcedure.NAME,
+                CreateTagProcedure.NAME,
+                DeleteTagProcedure.NAME);
     }
 
     /** The procedure of that name, working on the tables {@code tables} finds. */
@@ -38,6 +40,8 @@ public final class WeirProcedures {
                     case RemoveOrphanFilesProcedure.NAME -> new RemoveOrphanFilesProcedure(tables);
                     case RollbackToProcedure.NAME -> new RollbackToProcedure(tables);
                     case RescaleProcedure.NAME -> new RescaleProcedure(tables);
+                    case CreateTagProcedure.NAME -> new CreateTagProcedure(tables);
+                    case DeleteTagProcedure.NAME -> new DeleteTagProcedure(tables);
                     default -> null;
                 });
     }

@@ -103,6 +103,7 @@ final class WeirCommitter implements Committer<WeirCommittable> {
                     location,
                     result.commit().id());
             request.signalAlreadyCommitted();
+            metrics.updateHealth(table(), result.commit());
         } else {
             LOG.info(
                     "Committed {} to table {} as commit {} in {} ms",
@@ -111,6 +112,7 @@ final class WeirCommitter implements Committer<WeirCommittable> {
                     result.commit().id(),
                     millis);
             metrics.committed(committable, result.commit().id(), millis);
+            metrics.updateHealth(table(), result.commit());
         }
         if (hook != null) {
             hook.afterCommit(committable, result.alreadyCommitted());

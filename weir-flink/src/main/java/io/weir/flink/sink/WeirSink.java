@@ -105,6 +105,7 @@ public final class WeirSink
     private final String location;
     private final RowType rowType;
     private final int buckets;
+    private final int schemaId;
     private final int[] primaryKey;
     private final PartitionHash partitionHash;
     private final CommitPlan plan;
@@ -120,6 +121,7 @@ public final class WeirSink
             String location,
             RowType rowType,
             int buckets,
+            int schemaId,
             int[] primaryKey,
             PartitionHash partitionHash,
             CommitPlan plan,
@@ -133,6 +135,7 @@ public final class WeirSink
         this.location = location;
         this.rowType = rowType;
         this.buckets = buckets;
+        this.schemaId = schemaId;
         this.primaryKey = primaryKey.clone();
         this.partitionHash = partitionHash;
         this.plan = plan;
@@ -204,7 +207,9 @@ public final class WeirSink
 
     private TableWrite newWrite(Table table, int subtask, int writers) {
         TableWrite.Builder builder =
-                table.newWrite().appendBuckets(appendBuckets(subtask, writers, buckets));
+                table.newWrite()
+                        .useSchema(schemaId)
+                        .appendBuckets(appendBuckets(subtask, writers, buckets));
         if (writeBufferSize > 0) {
             builder.writeBufferSize(writeBufferSize);
         }
@@ -213,7 +218,8 @@ public final class WeirSink
 
     /** One sort per writer: its files are written at the end of the input (batch). */
     private TableWrite newBulkWrite(Table table, int subtask) {
-        BulkWrite.Builder builder = table.newBulkWrite().appendBucket(subtask % buckets);
+        BulkWrite.Builder builder =
+                table.newBulkWrite().useSchema(schemaId).appendBucket(subtask % buckets);
         if (writeBufferSize > 0) {
             builder.writeBufferSize(writeBufferSize);
         }
@@ -239,7 +245,12 @@ public final class WeirSink
 
     @Override
     public Committer<WeirCommittable> createCommitter(CommitterInitContext context) {
-        return new WeirCommitter(io, location, new CommitterMetrics(context.metricGroup()), hook);
+        return new WeirCommitter(
+                io,
+                location,
+                new CommitterMetrics(
+                        context.metricGroup(), context.getTaskInfo().getIndexOfThisSubtask()),
+                hook);
     }
 
     @Override

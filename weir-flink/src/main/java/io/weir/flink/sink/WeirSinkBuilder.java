@@ -2,6 +2,7 @@ package io.weir.flink.sink;
 
 import io.weir.Schema;
 import io.weir.Table;
+import io.weir.TableMetadata;
 import io.weir.Tables;
 import io.weir.exceptions.ValidationException;
 import io.weir.flink.FileIOLoader;
@@ -44,6 +45,7 @@ public final class WeirSinkBuilder {
     private String spillDirectory;
     private String commitUser = DEFAULT_COMMIT_USER;
     private WeirSinkHook hook;
+    private int schemaId = -1;
 
     WeirSinkBuilder() {}
 
@@ -137,6 +139,17 @@ public final class WeirSinkBuilder {
     }
 
     /**
+     * Writes rows of this schema version of the table (default: its current one when the sink is
+     * built). The sink keeps writing them whatever schema changes follow; readers map them by field
+     * id (docs/format.md, "Schema evolution").
+     */
+    public WeirSinkBuilder schemaId(int schemaId) {
+        ValidationException.check(schemaId >= 0, "Invalid schema id %s: must be >= 0", schemaId);
+        this.schemaId = schemaId;
+        return this;
+    }
+
+    /**
      * Loads the table's metadata and builds the sink.
      *
      * @throws io.weir.exceptions.NoSuchTableException if there is no table at the location
@@ -146,7 +159,8 @@ public final class WeirSinkBuilder {
         ValidationException.check(location != null, "A Weir sink needs the table's location");
         SerializableSupplier<FileIO> io = this.io != null ? this.io : FileIOLoader.of(location);
         Table table = Tables.load(io.get(), location);
-        Schema schema = table.schema();
+        TableMetadata version = schemaId >= 0 ? table.metadata(schemaId) : table.metadata();
+        Schema schema = version.schema();
         RowType type = rowType != null ? rowType : FlinkTypes.toFlink(schema);
         checkRowType(type, schema);
         int[] partitionKeys = schema.partitionKeyPositions();
@@ -159,15 +173,16 @@ public final class WeirSinkBuilder {
                 io,
                 location,
                 type,
-                table.options().bucket(),
+                version.options().bucket(),
+                version.schemaId(),
                 schema.primaryKeyPositions(),
-                PartitionHash.of(schema, TimePartitioning.of(table.metadata())),
+                PartitionHash.of(schema, TimePartitioning.of(version)),
                 plan,
                 writeBufferSize,
                 writeMode,
                 spillDirectory,
                 commitUser,
-                !table.options().writeOnly(),
+                !version.options().writeOnly(),
                 hook);
     }
 

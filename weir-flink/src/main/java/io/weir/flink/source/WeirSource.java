@@ -154,6 +154,8 @@ public final class WeirSource
         private Duration leaseTtl;
         private Boolean leases;
         private boolean countRows;
+        private int schemaId = -1;
+        private boolean baseFilesOnly;
 
         private Builder() {}
 
@@ -209,6 +211,27 @@ public final class WeirSource
          */
         public Builder countRows() {
             this.countRows = true;
+            return this;
+        }
+
+        /**
+         * Return the columns of this schema version of the table (default: its current one when the
+         * source is built). The source keeps them whatever schema changes follow; files of other
+         * versions are mapped by field id (docs/format.md, "Schema evolution").
+         */
+        public Builder schemaId(int schemaId) {
+            ValidationException.check(
+                    schemaId >= 0, "Invalid schema id %s: must be >= 0", schemaId);
+            this.schemaId = schemaId;
+            return this;
+        }
+
+        /**
+         * Read only the base files of each file group (read-optimized): the rows as of each group's
+         * last compaction, without the logs written since. For bounded snapshot reads.
+         */
+        public Builder baseFilesOnly() {
+            this.baseFilesOnly = true;
             return this;
         }
 
@@ -324,7 +347,8 @@ public final class WeirSource
             validateStart();
             SerializableSupplier<FileIO> io = this.io != null ? this.io : FileIOLoader.of(location);
             Table table = Tables.load(io.get(), location);
-            TableScan scan = table.newScan().filter(filter);
+            int schema = schemaId >= 0 ? schemaId : table.metadata().schemaId();
+            TableScan scan = table.newScan().useSchema(schema).filter(filter);
             if (columns != null) {
                 scan = scan.select(columns);
             }
@@ -344,7 +368,9 @@ public final class WeirSource
                             discoveryInterval.toMillis(),
                             consumerId,
                             leased() ? leaseTtl().toMillis() : 0,
-                            countRows);
+                            schema,
+                            countRows,
+                            baseFilesOnly);
             return new WeirSource(
                     spec, countRows ? COUNT_TYPE : FlinkTypes.toFlink(scan.readType()));
         }
@@ -370,6 +396,11 @@ public final class WeirSource
                                     && limit < 0),
                     "Cannot count the rows of table %s in a streaming, incremental or limited"
                             + " read: counting is for bounded snapshot reads",
+                    location);
+            ValidationException.check(
+                    !baseFilesOnly || (!streaming && !incremental && startMode == StartMode.FULL),
+                    "Cannot read only the base files of table %s in a streaming or change read:"
+                            + " read-optimized reads are bounded snapshot reads",
                     location);
             ValidationException.check(
                     snapshotId < 0 || timestampMillis < 0,

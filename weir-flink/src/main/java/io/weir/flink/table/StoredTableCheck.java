@@ -2,6 +2,7 @@ package io.weir.flink.table;
 
 import io.weir.Schema;
 import io.weir.Table;
+import io.weir.TableMetadata;
 import io.weir.flink.FlinkTypes;
 import io.weir.options.ConfigOption;
 import io.weir.options.TableOptions;
@@ -17,16 +18,49 @@ import java.util.Objects;
 /**
  * Compares what a DDL declares (columns, primary key, partition keys, table options) with the table
  * stored at its path, and fails listing every difference. A table option the DDL leaves unset
- * matches any stored value; column comments are not compared.
+ * matches any stored value; column comments are not compared. A DDL that matches an older schema
+ * version of the table (as the catalog declares a table read {@code FOR SYSTEM_TIME AS OF} a time
+ * before a schema change) reads and writes that version (docs/format.md, "Schema evolution").
  */
 final class StoredTableCheck {
     private StoredTableCheck() {}
 
     /**
      * @param tableName the SQL name of the table, for the message
-     * @throws ValidationException if the DDL and the stored table differ
+     * @return the schema version the DDL declares: the current one, or else the newest older one it
+     *     matches
+     * @throws ValidationException if the DDL matches no version; the message lists its differences
+     *     from the current one
      */
-    static void check(String tableName, Table stored, Schema declared, TableOptions options) {
+    static TableMetadata check(
+            String tableName, Table stored, Schema declared, TableOptions options) {
+        TableMetadata current = stored.metadata();
+        List<String> differences = differences(current, declared, options);
+        if (differences.isEmpty()) {
+            return current;
+        }
+        for (int id = current.schemaId() - 1; id >= 0; id--) {
+            TableMetadata older;
+            try {
+                older = stored.metadata(id);
+            } catch (io.weir.exceptions.ValidationException e) {
+                continue; // a version written by a schema change that did not commit
+            }
+            if (differences(older, declared, options).isEmpty()) {
+                return older;
+            }
+        }
+        throw new ValidationException(
+                "Table "
+                        + tableName
+                        + " does not match the Weir table at "
+                        + stored.location()
+                        + ": "
+                        + String.join("; ", differences));
+    }
+
+    private static List<String> differences(
+            TableMetadata stored, Schema declared, TableOptions options) {
         List<String> differences = new ArrayList<>();
         compareColumns(stored.schema().rowType(), declared.rowType(), differences);
         compareKeys(
@@ -42,15 +76,7 @@ final class StoredTableCheck {
         for (String key : options.toMap().keySet()) {
             compareOption(TableOptions.option(key), stored.options(), options, differences);
         }
-        if (!differences.isEmpty()) {
-            throw new ValidationException(
-                    "Table "
-                            + tableName
-                            + " does not match the Weir table at "
-                            + stored.location()
-                            + ": "
-                            + String.join("; ", differences));
-        }
+        return differences;
     }
 
     private static void compareColumns(RowType stored, RowType declared, List<String> out) {

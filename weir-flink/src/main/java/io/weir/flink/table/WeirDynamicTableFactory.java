@@ -2,6 +2,7 @@ package io.weir.flink.table;
 
 import io.weir.Schema;
 import io.weir.Table;
+import io.weir.TableMetadata;
 import io.weir.Tables;
 import io.weir.exceptions.NoSuchTableException;
 import io.weir.exceptions.TableAlreadyExistsException;
@@ -86,23 +87,26 @@ public class WeirDynamicTableFactory implements DynamicTableSourceFactory, Dynam
     /** The sink of a table of a catalog whose storage options are {@code catalog}. */
     public DynamicTableSink createDynamicTableSink(Context context, StorageOptions catalog) {
         OpenedTable opened = openTable(context, catalog);
-        return createSink(context, opened.table(), opened.io());
+        return createSink(context, opened);
     }
 
     /** The source of a table of a catalog whose storage options are {@code catalog}. */
     public DynamicTableSource createDynamicTableSource(Context context, StorageOptions catalog) {
         OpenedTable opened = openTable(context, catalog);
-        return createSource(context, opened.table(), opened.io());
+        return createSource(context, opened);
     }
 
-    /** A table and how its tasks reach its files. */
-    record OpenedTable(Table table, FileIOLoader io) {}
+    /**
+     * A table, the schema version the query declares (the current one, or an older one for time
+     * travel or a DDL of it), and how its tasks reach its files.
+     */
+    record OpenedTable(Table table, TableMetadata version, FileIOLoader io) {}
 
     /**
      * The table's own options apply (a DDL must match them); {@code sink.parallelism} and {@code
      * write.mode} are per query. The write mode defaults to bulk insert in batch execution mode.
      */
-    private static DynamicTableSink createSink(Context context, Table table, FileIOLoader io) {
+    private static DynamicTableSink createSink(Context context, OpenedTable opened) {
         RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
         Map<String, String> options = context.getCatalogTable().getOptions();
         Integer parallelism =
@@ -115,16 +119,26 @@ public class WeirDynamicTableFactory implements DynamicTableSourceFactory, Dynam
                         context.getConfiguration().get(ExecutionOptions.RUNTIME_MODE),
                         context.getObjectIdentifier().asSummaryString());
         return new WeirTableSink(
-                table.location(), io, rowType, table.schema(), table.options(), parallelism, mode);
+                opened.table().location(),
+                opened.io(),
+                rowType,
+                opened.version(),
+                parallelism,
+                mode);
     }
 
     /** Reads are bounded in batch mode and follow new commits in streaming mode. */
-    private static DynamicTableSource createSource(Context context, Table table, FileIOLoader io) {
+    private static DynamicTableSource createSource(Context context, OpenedTable opened) {
         boolean streaming =
                 context.getConfiguration().get(ExecutionOptions.RUNTIME_MODE)
                         == RuntimeExecutionMode.STREAMING;
         return new WeirTableSource(
-                table.location(), table, context.getCatalogTable().getOptions(), streaming, io);
+                opened.table().location(),
+                opened.table(),
+                opened.version(),
+                context.getCatalogTable().getOptions(),
+                streaming,
+                opened.io());
     }
 
     /**
@@ -156,8 +170,8 @@ public class WeirDynamicTableFactory implements DynamicTableSourceFactory, Dynam
             // If another job created it meanwhile, this loads that table, to be checked.
             table = createOrLoad(name, io.get(), location, schema, options.toMap());
         }
-        StoredTableCheck.check(name, table, schema, options);
-        return new OpenedTable(table, io);
+        TableMetadata version = StoredTableCheck.check(name, table, schema, options);
+        return new OpenedTable(table, version, io);
     }
 
     private static Table loadIfExists(FileIO io, String location) {

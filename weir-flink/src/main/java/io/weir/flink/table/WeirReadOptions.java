@@ -1,5 +1,6 @@
 package io.weir.flink.table;
 
+import io.weir.Table;
 import io.weir.exceptions.ValidationException;
 import io.weir.flink.source.StartMode;
 import io.weir.flink.source.WeirSource;
@@ -27,6 +28,7 @@ import java.util.Set;
  *   <li>{@code scan.mode}: {@code full} (default), {@code latest} or {@code from-snapshot}.
  *   <li>{@code scan.snapshot-id}: the snapshot to read ({@code full}), or the first commit whose
  *       changes are read ({@code from-snapshot}).
+ *   <li>{@code scan.tag-name}: the snapshot of a tag ({@code full}).
  *   <li>{@code scan.timestamp}: the snapshot as of this time ({@code full}), or the changes of the
  *       commits made at or after it ({@code from-snapshot}).
  *   <li>{@code scan.incremental.between}: {@code 'from,to'}: the net changes after commit {@code
@@ -57,6 +59,15 @@ public final class WeirReadOptions {
                     .withDescription(
                             "With 'full': the commit whose snapshot is read (time travel). With"
                                     + " 'from-snapshot': the first commit whose changes are read.");
+
+    public static final ConfigOption<String> SCAN_TAG_NAME =
+            ConfigOptions.key("scan.tag-name")
+                    .stringType()
+                    .noDefaultValue()
+                    .withDescription(
+                            "Read the snapshot of this tag (time travel, with 'full'): the tag is"
+                                    + " resolved to its commit when the query is planned, and its"
+                                    + " snapshot stays readable after that commit expired.");
 
     public static final ConfigOption<String> SCAN_TIMESTAMP =
             ConfigOptions.key("scan.timestamp")
@@ -122,6 +133,7 @@ public final class WeirReadOptions {
         Set<ConfigOption<?>> options = new LinkedHashSet<>();
         options.add(SCAN_MODE);
         options.add(SCAN_SNAPSHOT_ID);
+        options.add(SCAN_TAG_NAME);
         options.add(SCAN_TIMESTAMP);
         options.add(SCAN_INCREMENTAL_BETWEEN);
         options.add(SCAN_DISCOVERY_INTERVAL);
@@ -175,6 +187,30 @@ public final class WeirReadOptions {
         return builder;
     }
 
+    /**
+     * The options with {@code scan.tag-name} replaced by the {@code scan.snapshot-id} of its commit
+     * (a tag is resolved when a query is planned); the options themselves if they name no tag.
+     *
+     * @throws ValidationException if the tag does not exist, or a snapshot id is given too
+     */
+    public static Map<String, String> resolveTag(Table table, Map<String, String> options) {
+        String tag = options.get(SCAN_TAG_NAME.key());
+        if (tag == null) {
+            return options;
+        }
+        ValidationException.check(
+                !options.containsKey(SCAN_SNAPSHOT_ID.key())
+                        && !options.containsKey(SCAN_TIMESTAMP.key()),
+                "Cannot read table %s both at tag '%s' and at a snapshot id or timestamp: choose"
+                        + " one",
+                table.location(),
+                tag);
+        Map<String, String> resolved = new java.util.HashMap<>(options);
+        resolved.remove(SCAN_TAG_NAME.key());
+        resolved.put(SCAN_SNAPSHOT_ID.key(), Long.toString(table.tags().get(tag).commitId()));
+        return resolved;
+    }
+
     /** Whether the options ask for a bounded change range. */
     static boolean isIncremental(Map<String, String> options) {
         return options.containsKey(SCAN_INCREMENTAL_BETWEEN.key());
@@ -189,7 +225,7 @@ public final class WeirReadOptions {
      * Epoch millis, an ISO instant or offset date-time, or a local date-time (or date) in {@code
      * zone}.
      */
-    static long parseTimestamp(String text, ZoneId zone) {
+    public static long parseTimestamp(String text, ZoneId zone) {
         String t = text.trim();
         try {
             if (t.matches("-?\\d+")) {

@@ -1,10 +1,9 @@
 package io.weir.flink.table;
 
-import io.weir.Schema;
+import io.weir.TableMetadata;
 import io.weir.flink.FileIOLoader;
 import io.weir.flink.sink.WeirSink;
 import io.weir.flink.sink.WriteMode;
-import io.weir.options.TableOptions;
 
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
@@ -39,8 +38,7 @@ public final class WeirTableSink
     private final String location;
     private final FileIOLoader io;
     private final RowType rowType;
-    private final Schema schema;
-    private final TableOptions options;
+    private final TableMetadata version;
     @Nullable private final Integer parallelism;
     private final WriteMode writeMode;
     private boolean overwrite;
@@ -53,9 +51,8 @@ public final class WeirTableSink
      * @param io how the tasks reach the table's files
      * @param rowType the physical row type of the catalog table (what the planner writes): the Weir
      *     table's columns, in its order; nullability and names may differ
-     * @param schema the Weir table's schema (its primary key decides the changelog mode)
-     * @param options the Weir table's options with the statement's dynamic options applied; the
-     *     writers use its {@code write-buffer-size}
+     * @param version the schema version the statement writes (its primary key decides the changelog
+     *     mode; the writers use its {@code write-buffer-size})
      * @param parallelism the writers' parallelism ({@code sink.parallelism}), or null for the
      *     planner's
      * @param writeMode upsert, or bulk insert (batch execution mode only)
@@ -64,22 +61,22 @@ public final class WeirTableSink
             String location,
             FileIOLoader io,
             RowType rowType,
-            Schema schema,
-            TableOptions options,
+            TableMetadata version,
             @Nullable Integer parallelism,
             WriteMode writeMode) {
         this.location = Objects.requireNonNull(location, "location");
         this.io = Objects.requireNonNull(io, "io");
         this.rowType = Objects.requireNonNull(rowType, "rowType");
-        this.schema = Objects.requireNonNull(schema, "schema");
-        this.options = Objects.requireNonNull(options, "options");
+        this.version = Objects.requireNonNull(version, "version");
         this.parallelism = parallelism;
         this.writeMode = Objects.requireNonNull(writeMode, "writeMode");
     }
 
     @Override
     public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
-        return schema.hasPrimaryKey() ? ChangelogMode.upsert() : ChangelogMode.insertOnly();
+        return version.schema().hasPrimaryKey()
+                ? ChangelogMode.upsert()
+                : ChangelogMode.insertOnly();
     }
 
     @Override
@@ -91,7 +88,8 @@ public final class WeirTableSink
                         .rowType(rowType)
                         .overwrite(overwrite)
                         .staticPartition(staticPartition)
-                        .writeBufferSize(options.writeBufferSize())
+                        .schemaId(version.schemaId())
+                        .writeBufferSize(version.options().writeBufferSize())
                         .writeMode(writeMode)
                         .build();
         return SinkV2Provider.of(sink, parallelism);
@@ -116,7 +114,7 @@ public final class WeirTableSink
     @Override
     public DynamicTableSink copy() {
         WeirTableSink copy =
-                new WeirTableSink(location, io, rowType, schema, options, parallelism, writeMode);
+                new WeirTableSink(location, io, rowType, version, parallelism, writeMode);
         copy.overwrite = overwrite;
         copy.staticPartition = new LinkedHashMap<>(staticPartition);
         return copy;

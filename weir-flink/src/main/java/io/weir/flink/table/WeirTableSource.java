@@ -1,6 +1,7 @@
 package io.weir.flink.table;
 
 import io.weir.Table;
+import io.weir.TableMetadata;
 import io.weir.exceptions.ValidationException;
 import io.weir.expressions.Expression;
 import io.weir.expressions.Expressions;
@@ -60,6 +61,7 @@ public final class WeirTableSource
 
     private final String location;
     private final Table table;
+    private final TableMetadata version;
     private final Map<String, String> options;
     private final boolean streaming;
     private final SerializableSupplier<FileIO> io;
@@ -91,9 +93,24 @@ public final class WeirTableSource
             Map<String, String> options,
             boolean streaming,
             SerializableSupplier<FileIO> io) {
+        this(location, table, table.metadata(), options, streaming, io);
+    }
+
+    /**
+     * As the other constructors, reading the columns of schema version {@code version} (the one the
+     * query's table declares).
+     */
+    public WeirTableSource(
+            String location,
+            Table table,
+            TableMetadata version,
+            Map<String, String> options,
+            boolean streaming,
+            SerializableSupplier<FileIO> io) {
         this.location = location;
         this.table = table;
-        this.options = Map.copyOf(options);
+        this.version = version;
+        this.options = Map.copyOf(WeirReadOptions.resolveTag(table, options));
         this.streaming = streaming;
         this.io = io;
         // Fail at planning time, naming the option, rather than when the job starts.
@@ -122,6 +139,7 @@ public final class WeirTableSource
                         .location(location)
                         .fileIO(io)
                         .streaming(streaming)
+                        .schemaId(version.schemaId())
                         .filter(Expressions.and(filters));
         if (columns != null) {
             builder.select(columns);
@@ -143,7 +161,7 @@ public final class WeirTableSource
                         || WeirReadOptions.startMode(options) == StartMode.FROM_SNAPSHOT;
         if (!changes) {
             return ChangelogMode.insertOnly();
-        } else if (table.schema().hasPrimaryKey()) {
+        } else if (version.schema().hasPrimaryKey()) {
             return ChangelogMode.all();
         }
         return ChangelogMode.newBuilder()
@@ -164,7 +182,7 @@ public final class WeirTableSource
 
     @Override
     public void applyProjection(int[][] projectedFields, DataType producedDataType) {
-        List<String> current = columns != null ? columns : table.schema().rowType().names();
+        List<String> current = columns != null ? columns : version.schema().rowType().names();
         List<String> projected = new ArrayList<>();
         for (int[] path : projectedFields) {
             projected.add(current.get(path[0]));
@@ -174,7 +192,7 @@ public final class WeirTableSource
 
     @Override
     public Result applyFilters(List<ResolvedExpression> flinkFilters) {
-        FilterTranslator translator = new FilterTranslator(table.schema().rowType());
+        FilterTranslator translator = new FilterTranslator(version.schema().rowType());
         List<ResolvedExpression> accepted = new ArrayList<>();
         for (ResolvedExpression filter : flinkFilters) {
             Optional<Expression> translated = translator.translate(filter);
@@ -221,7 +239,8 @@ public final class WeirTableSource
 
     @Override
     public DynamicTableSource copy() {
-        WeirTableSource copy = new WeirTableSource(location, table, options, streaming, io);
+        WeirTableSource copy =
+                new WeirTableSource(location, table, version, options, streaming, io);
         copy.columns = columns == null ? null : List.copyOf(columns);
         copy.filters = new ArrayList<>(filters);
         copy.limit = limit;

@@ -275,10 +275,11 @@ class WeirCatalogTest {
                         e ->
                                 assertThat(messages(e))
                                         .contains(
-                                                "ALTER TABLE db.t is not supported: the Weir"
-                                                        + " catalog c does not change a table's"
-                                                        + " schema or options yet (they are fixed"
-                                                        + " when it is created)"));
+                                                "Cannot set option 'bucket' of table db.t: the"
+                                                        + " number of buckets changes by rewriting"
+                                                        + " the data, with CALL"
+                                                        + " sys.rescale('<table>', <buckets>) or"
+                                                        + " weir rescale (docs/rescale.md)"));
         assertThatThrownBy(() -> sql("CREATE FUNCTION c.db.f AS 'x.Y'"))
                 .satisfies(
                         e ->

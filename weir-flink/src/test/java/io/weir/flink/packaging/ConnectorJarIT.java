@@ -114,6 +114,42 @@ class ConnectorJarIT {
         }
     }
 
+    /**
+     * Flink's lz4-java 1.8.0 first, then Flink's jars, then the connector jar (an application's
+     * Maven classpath): Weir's LZ4 codec still compresses with the fork's native accelerated
+     * compressor (docs/packaging.md).
+     */
+    @Test
+    void lz4StaysFastWithFlinksLz4JavaFirst(@TempDir Path dir) throws Exception {
+        Path probeClasses = dir.resolve("probe");
+        FlinkDistribution.copyClasses(Lz4OrderProbe.class, probeClasses);
+        List<String> flink = FlinkDistribution.jars(connectorJar);
+        List<String> classpath = new ArrayList<>();
+        flink.stream().filter(j -> j.contains("/org/lz4/lz4-java/")).forEach(classpath::add);
+        assertThat(classpath).as("Flink's lz4-java on Flink's classpath").hasSize(1);
+        classpath.addAll(flink);
+        classpath.add(probeClasses.toString());
+        classpath.add(connectorJar.toString());
+        Process process =
+                new ProcessBuilder(
+                                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                                "-Xmx256m",
+                                "-cp",
+                                String.join(File.pathSeparator, classpath),
+                                Lz4OrderProbe.class.getName())
+                        .redirectErrorStream(true)
+                        .start();
+        String output = new String(process.getInputStream().readAllBytes());
+        assertThat(process.waitFor(2, TimeUnit.MINUTES)).as(output).isTrue();
+        assertThat(output)
+                .contains("net.jpountz.lz4.LZ4Factory on the classpath: file:")
+                .contains("/org/lz4/lz4-java/1.8.0/")
+                .contains("OK lz4: fast path with Flink's lz4-java first")
+                .contains(
+                        "Weir's LZ4: lz4-java fork from jar:file:" + connectorJar.toAbsolutePath());
+        assertThat(process.exitValue()).as(output).isZero();
+    }
+
     @Test
     void worksDroppedIntoFlink(@TempDir Path dir) throws Exception {
         S3Server s3 = S3Server.get();

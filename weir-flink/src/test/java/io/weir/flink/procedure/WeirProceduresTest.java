@@ -51,7 +51,9 @@ class WeirProceduresTest {
                         "expire_partitions",
                         "remove_orphan_files",
                         "rollback_to",
-                        "rescale");
+                        "rescale",
+                        "create_tag",
+                        "delete_tag");
 
         long groupsOfA = groups("dt=a");
         long groupsOfB = groups("dt=b");
@@ -210,6 +212,72 @@ class WeirProceduresTest {
                 .containsExactly(Row.of("dt=2024-05-01", 2L), Row.of("dt=2024-05-02", 2L));
         assertThat(query("SELECT id FROM c.db.events")).containsExactly(Row.of(3L));
         assertThat(query(call + ")")).isEmpty();
+    }
+
+    @Test
+    void rollbackToTakesACommitATagOrATime() {
+        writeRounds(1);
+        Map<Long, String> atOne = new TreeMap<>(model);
+        writeRounds(1);
+        Map<Long, String> atTwo = new TreeMap<>(model);
+        writeRounds(1);
+        assertThat(
+                        query(
+                                "CALL c.sys.create_tag(`table` => 'db.t', tag => 'first', snapshot_id => 1)"))
+                .containsExactly(Row.of("first", 1L));
+
+        // By tag: commit 1's files again, as commit 4.
+        assertThat(query("CALL c.sys.rollback_to(`table` => 'db.t', tag => 'first')"))
+                .containsExactly(Row.of(1L, 4L));
+        assertThat(tableRows()).isEqualTo(atOne);
+        // By time: the latest commit made at or before it, commit 2.
+        String two = commitTime(2);
+        assertThat(query("CALL c.sys.rollback_to(`table` => 'db.t', `timestamp` => '" + two + "')"))
+                .containsExactly(Row.of(2L, 5L));
+        assertThat(tableRows()).isEqualTo(atTwo);
+
+        assertThatThrownBy(() -> query("CALL c.sys.rollback_to(`table` => 'db.t')"))
+                .satisfies(
+                        e ->
+                                assertThat(messages(e))
+                                        .contains(
+                                                "Procedure rollback_to needs exactly one of the"
+                                                        + " arguments 'snapshot_id', 'tag' and"
+                                                        + " 'timestamp'; got 0"));
+        assertThatThrownBy(
+                        () ->
+                                query(
+                                        "CALL c.sys.rollback_to(`table` => 'db.t', `timestamp` =>"
+                                                + " 'yesterday')"))
+                .satisfies(
+                        e ->
+                                assertThat(messages(e))
+                                        .contains(
+                                                "Invalid value 'yesterday' for argument 'timestamp'"
+                                                        + " of procedure rollback_to"));
+        assertThatThrownBy(() -> query("CALL c.sys.create_tag('db.t', 'first')"))
+                .satisfies(
+                        e ->
+                                assertThat(messages(e))
+                                        .containsPattern(
+                                                "Cannot create tag 'first' of table \\S*db.db/t: it"
+                                                        + " exists already \\(on commit 1\\);"
+                                                        + " delete it first"));
+        assertThat(query("CALL c.sys.delete_tag('db.t', 'first')"))
+                .as("commit 1's files are retained: nothing is deleted")
+                .containsExactly(Row.of("first", 1L, 0));
+    }
+
+    /** The time of a commit as epoch millis text, from the core API. */
+    private String commitTime(long commitId) {
+        try (var files = java.nio.file.Files.walk(warehouse)) {
+            java.nio.file.Path table =
+                    files.filter(f -> f.endsWith("db.db/t")).findFirst().orElseThrow();
+            return Long.toString(
+                    io.weir.Tables.load(table.toString()).commit(commitId).timestampMillis());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test

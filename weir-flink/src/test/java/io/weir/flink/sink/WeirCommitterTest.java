@@ -37,7 +37,7 @@ class WeirCommitterTest {
                 new WeirCommitter(
                         LocalFileIO::new,
                         table.location(),
-                        new CommitterMetrics(new UnregisteredMetricsGroup()),
+                        new CommitterMetrics(new UnregisteredMetricsGroup(), 0),
                         null);
     }
 

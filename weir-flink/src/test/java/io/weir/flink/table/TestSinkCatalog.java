@@ -53,8 +53,7 @@ final class TestSinkCatalog extends GenericInMemoryCatalog {
                     path,
                     FileIOLoader.of(path),
                     (RowType) context.getPhysicalRowDataType().getLogicalType(),
-                    table.schema(),
-                    table.options(),
+                    table.metadata(),
                     null,
                     WeirWriteOptions.writeMode(
                             context.getCatalogTable().getOptions(),

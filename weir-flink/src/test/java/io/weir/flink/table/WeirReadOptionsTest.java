@@ -75,6 +75,7 @@ class WeirReadOptionsTest {
                 .containsExactly(
                         "scan.mode",
                         "scan.snapshot-id",
+                        "scan.tag-name",
                         "scan.timestamp",
                         "scan.incremental.between",
                         "scan.discovery-interval",

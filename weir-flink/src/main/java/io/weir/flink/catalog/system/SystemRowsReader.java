@@ -1,5 +1,6 @@
 package io.weir.flink.catalog.system;
 
+import io.weir.Table;
 import io.weir.Tables;
 import io.weir.flink.FileIOLoader;
 
@@ -67,7 +68,9 @@ final class SystemRowsReader implements SourceReader<RowData, SystemRowsSplit> {
     }
 
     private void open(SystemRowsSplit split) {
-        List<RowData> all = split.kind().rows(Tables.load(io.get(), split.location()));
+        Table table = Tables.load(io.get(), split.location());
+        long snapshotId = SystemTableOptions.snapshotId(table, split.name(), split.options());
+        List<RowData> all = split.kind().rows(new SystemScan(table, snapshotId));
         current = split;
         emitted = Math.min(split.emitted(), all.size());
         rows = all.subList((int) emitted, all.size()).iterator();

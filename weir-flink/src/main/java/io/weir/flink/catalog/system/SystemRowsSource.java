@@ -12,18 +12,28 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.table.data.RowData;
 
 import java.util.List;
+import java.util.Map;
 
 /** The bounded FLIP-27 source of a {@link SystemTable}'s rows: one split, read at run time. */
 final class SystemRowsSource implements Source<RowData, SystemRowsSplit, List<SystemRowsSplit>> {
     private static final long serialVersionUID = 1L;
 
     private final SystemTable kind;
+    private final String name;
     private final String location;
+    private final Map<String, String> options;
     private final FileIOLoader io;
 
-    SystemRowsSource(SystemTable kind, String location, FileIOLoader io) {
+    SystemRowsSource(
+            SystemTable kind,
+            String name,
+            String location,
+            Map<String, String> options,
+            FileIOLoader io) {
         this.kind = kind;
+        this.name = name;
         this.location = location;
+        this.options = Map.copyOf(options);
         this.io = io;
     }
 
@@ -35,7 +45,8 @@ final class SystemRowsSource implements Source<RowData, SystemRowsSplit, List<Sy
     @Override
     public SplitEnumerator<SystemRowsSplit, List<SystemRowsSplit>> createEnumerator(
             SplitEnumeratorContext<SystemRowsSplit> context) {
-        return new SystemRowsEnumerator(context, List.of(new SystemRowsSplit(kind, location, 0)));
+        return new SystemRowsEnumerator(
+                context, List.of(new SystemRowsSplit(kind, name, location, options, 0)));
     }
 
     @Override

@@ -9,13 +9,17 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * Serializes system-table splits, and lists of them (the enumerator's pending splits). Version 1: a
- * split is its system table's name, the table location (modified UTF-8) and the emitted count.
+ * Serializes system-table splits, and lists of them (the enumerator's pending splits). Version 2: a
+ * split is its system table's kind, SQL name, the table location, the options (count, then key and
+ * value), all modified UTF-8, and the emitted count. Version 1 (kind, location, emitted) is read as
+ * a split without options.
  */
 final class SystemRowsSplitSerializer {
-    private static final int VERSION = 1;
+    private static final int VERSION = 2;
 
     private SystemRowsSplitSerializer() {}
 
@@ -62,7 +66,13 @@ final class SystemRowsSplitSerializer {
             out.writeInt(splits.size());
             for (SystemRowsSplit split : splits) {
                 out.writeUTF(split.kind().name());
+                out.writeUTF(split.name());
                 out.writeUTF(split.location());
+                out.writeInt(split.options().size());
+                for (Map.Entry<String, String> e : new TreeMap<>(split.options()).entrySet()) {
+                    out.writeUTF(e.getKey());
+                    out.writeUTF(e.getValue());
+                }
                 out.writeLong(split.emitted());
             }
         }
@@ -71,17 +81,30 @@ final class SystemRowsSplitSerializer {
 
     private static List<SystemRowsSplit> deserializeAll(int version, byte[] bytes)
             throws IOException {
-        if (version != VERSION) {
+        if (version != 1 && version != VERSION) {
             throw new IOException(
-                    "Cannot read a system table split of version " + version + " (known: 1)");
+                    "Cannot read a system table split of version " + version + " (known: 1, 2)");
         }
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
             int count = in.readInt();
             List<SystemRowsSplit> splits = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
-                splits.add(
-                        new SystemRowsSplit(
-                                SystemTable.valueOf(in.readUTF()), in.readUTF(), in.readLong()));
+                SystemTable kind = SystemTable.valueOf(in.readUTF());
+                if (version == 1) {
+                    String location = in.readUTF();
+                    splits.add(
+                            new SystemRowsSplit(
+                                    kind, kind.suffix(), location, Map.of(), in.readLong()));
+                    continue;
+                }
+                String name = in.readUTF();
+                String location = in.readUTF();
+                int options = in.readInt();
+                Map<String, String> map = new TreeMap<>();
+                for (int j = 0; j < options; j++) {
+                    map.put(in.readUTF(), in.readUTF());
+                }
+                splits.add(new SystemRowsSplit(kind, name, location, map, in.readLong()));
             }
             return splits;
         }

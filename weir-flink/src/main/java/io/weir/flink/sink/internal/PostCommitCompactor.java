@@ -79,6 +79,8 @@ public final class PostCommitCompactor extends AbstractStreamOperator<Void>
         group.gauge("compactedFileGroups", (Gauge<Long>) stats::compactedFileGroups);
         group.gauge("lastCompactionDurationMs", (Gauge<Long>) stats::lastCompactionMillis);
         group.gauge("lastCompactionCommitId", (Gauge<Long>) stats::lastCompactionCommitId);
+        group.gauge("lastCompactionBytesRead", (Gauge<Long>) stats::lastCompactionBytesRead);
+        group.gauge("lastCompactionBytesWritten", (Gauge<Long>) stats::lastCompactionBytesWritten);
         group.gauge("snapshotExpiries", (Gauge<Long>) stats::expiries);
         group.gauge("expiredPartitions", (Gauge<Long>) stats::expiredPartitions);
     }

@@ -29,8 +29,12 @@ import java.util.List;
  *     state (kept in the enumerator's checkpoints)
  * @param leaseTtlMillis how long the lease protects the snapshots the source needs without being
  *     renewed; 0: the source takes no lease
+ * @param schemaId the schema version whose columns the read returns (files of other versions are
+ *     mapped onto it by field id)
  * @param countRows for a bounded snapshot read: emit for each split one row, the number of rows it
  *     holds (one BIGINT), instead of its rows: a {@code COUNT(*)} pushed into the source
+ * @param baseFilesOnly for a bounded snapshot read: read only the base files of each file group,
+ *     leaving out the rows of logs not compacted yet (read-optimized, the {@code $ro} system table)
  */
 public record ReadSpec(
         String location,
@@ -47,7 +51,9 @@ public record ReadSpec(
         long discoveryIntervalMillis,
         String consumerId,
         long leaseTtlMillis,
-        boolean countRows)
+        int schemaId,
+        boolean countRows,
+        boolean baseFilesOnly)
         implements Serializable {
 
     public ReadSpec {

@@ -5,8 +5,10 @@ import io.weir.Commit;
 import io.weir.CommitKind;
 import io.weir.DataFile;
 import io.weir.FileGroupId;
+import io.weir.FileKind;
 import io.weir.IncrementalScan;
 import io.weir.Rescale;
+import io.weir.ScanTask;
 import io.weir.Table;
 import io.weir.exceptions.ValidationException;
 import io.weir.flink.source.StartMode;
@@ -124,7 +126,10 @@ public final class SplitPlanner {
             return spec.snapshotId() - 1;
         }
         long ts = spec.timestampMillis();
-        if (current == 0 || table.commit(1).timestampMillis() >= ts) {
+        // Once commits expired, commit 1 is gone: the snapshot before the time says where to
+        // start, or that the changes since then have expired.
+        boolean noneExpired = table.earliestRetainedCommit() <= 1;
+        if (current == 0 || (noneExpired && table.commit(1).timestampMillis() >= ts)) {
             return 0;
         }
         return table.snapshotAsOf(ts - 1).id();
@@ -134,9 +139,25 @@ public final class SplitPlanner {
         if (snapshotId == 0) {
             return List.of();
         }
-        return table.newScan().useSnapshot(snapshotId).filter(spec.filter()).plan().stream()
+        return table
+                .newScan()
+                .useSnapshot(snapshotId)
+                .useSchema(spec.schemaId())
+                .filter(spec.filter())
+                .plan()
+                .stream()
+                .map(task -> spec.baseFilesOnly() ? baseFiles(task) : task)
+                .filter(task -> !task.files().isEmpty())
                 .map(WeirSplit::of)
                 .toList();
+    }
+
+    /** The task without its log files: the group as of its last compaction (read-optimized). */
+    private static ScanTask baseFiles(ScanTask task) {
+        return new ScanTask(
+                task.snapshotId(),
+                task.fileGroup(),
+                task.files().stream().filter(f -> f.kind() == FileKind.BASE).toList());
     }
 
     /**
@@ -163,7 +184,7 @@ public final class SplitPlanner {
             }
             if (commit.kind() == CommitKind.APPEND && commit.removed().isEmpty()) {
                 commit.added().stream().map(DataFile::fileGroup).forEach(appended::add);
-            } else if (commit.kind() != CommitKind.COMPACT) {
+            } else if (commit.kind() != CommitKind.COMPACT && commit.kind() != CommitKind.SCHEMA) {
                 onlyAppendsAndCompactions = false;
                 break;
             }
@@ -171,7 +192,11 @@ public final class SplitPlanner {
         if (onlyAppendsAndCompactions && appended.isEmpty()) {
             return List.of();
         }
-        IncrementalScan scan = table.newIncrementalScan().between(from, to).filter(spec.filter());
+        IncrementalScan scan =
+                table.newIncrementalScan()
+                        .between(from, to)
+                        .useSchema(spec.schemaId())
+                        .filter(spec.filter());
         List<ChangeTask> tasks = scan.plan();
         boolean skipCompacted = onlyAppendsAndCompactions;
         return tasks.stream()

@@ -21,6 +21,9 @@ public final class SplitQueues {
     private final int parallelism;
     private final Map<Integer, Deque<WeirSplit>> queues = new TreeMap<>();
 
+    /** Splits waiting, for a metric gauge that reads it from another thread. */
+    private volatile int size;
+
     public SplitQueues(boolean affinity, int parallelism) {
         if (parallelism < 1) {
             throw new IllegalArgumentException("Invalid parallelism " + parallelism);
@@ -34,6 +37,7 @@ public final class SplitQueues {
         for (WeirSplit split : splits) {
             queue(owner(split)).addLast(split);
         }
+        size += splits.size();
     }
 
     /**
@@ -44,12 +48,22 @@ public final class SplitQueues {
         for (int i = splits.size() - 1; i >= 0; i--) {
             queue(owner(splits.get(i))).addFirst(splits.get(i));
         }
+        size += splits.size();
     }
 
     /** The next split for a reader subtask, or null. */
     public WeirSplit poll(int subtask) {
         Deque<WeirSplit> queue = queues.get(affinity ? subtask : 0);
-        return queue == null ? null : queue.pollFirst();
+        WeirSplit split = queue == null ? null : queue.pollFirst();
+        if (split != null) {
+            size--;
+        }
+        return split;
+    }
+
+    /** Splits waiting; safe to read from any thread. */
+    public int size() {
+        return size;
     }
 
     public boolean isEmpty() {

@@ -67,6 +67,8 @@ public final class WeirSplitEnumerator implements SplitEnumerator<WeirSplit, Wei
         this.restored = state.started();
         this.pending = new SplitQueues(!spec.bounded(), context.currentParallelism());
         pending.addAll(state.pending());
+        // FLIP-33's unassignedSplits: splits planned and not yet handed to a reader.
+        context.metricGroup().setUnassignedSplitsGauge(() -> (long) pending.size());
         this.floors = new ReadFloors(state.started() ? restoredFloor(state) : ReadFloors.NONE);
         this.lease =
                 spec.leases()

@@ -105,6 +105,8 @@ class WeirSplitReaderTest {
                         1000,
                         null,
                         0,
+                        0,
+                        false,
                         false);
         return new WeirSplitReader(new SplitOpener(spec), t.rowType().size());
     }
