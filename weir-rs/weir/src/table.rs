@@ -78,6 +78,10 @@ impl Table {
         }
     }
 
+    pub(crate) fn schema_version(&self, id: i64) -> Result<TableSchema> {
+        self.meta.schema(id)
+    }
+
     pub(crate) fn storage(&self) -> &Arc<Storage> {
         &self.meta.storage
     }
