@@ -55,6 +55,8 @@ pub enum CommitKind {
     Overwrite,
     Clean,
     Rollback,
+    /// A new schema version put in force; no files added or removed (docs/format.md §6.9).
+    Schema,
 }
 
 /// One commit file.
@@ -239,6 +241,7 @@ impl MetadataDir {
             "OVERWRITE" => CommitKind::Overwrite,
             "CLEAN" => CommitKind::Clean,
             "ROLLBACK" => CommitKind::Rollback,
+            "SCHEMA" => CommitKind::Schema,
             other => return Err(f.err("kind", &format!("is '{other}', unknown"))),
         };
         let removed = f
