@@ -3,7 +3,9 @@
 # (maturin, pytest). Both conformance suites read the corpus that weir-flink's ReaderCorpusTest
 # writes during `./mvnw verify` (weir-flink/target/reader-corpus), so run this after Maven.
 # Needs cargo (rustup's, on the machine) and python3 with venv; the Python packages come from PyPI
-# into a virtualenv kept under ~/.cache, so later runs reuse it.
+# into a virtualenv kept under ~/.cache, so later runs reuse it. The S3 tests (Rust and Python) start
+# versitygw 1.8.0 themselves from $WEIR_VERSITYGW, else ~/.cache/weir-test-bin/versitygw-1.8.0
+# (.ci/run builds it before Maven).
 set -euo pipefail
 cd "$(dirname "$0")"
 export PATH="$HOME/.cargo/bin:$PATH"

@@ -1,8 +1,9 @@
 //! The `weir._weir` extension module: the Rust reader behind the `weir` Python package. Batches
 //! leave through the Arrow C stream interface (PyCapsules), so any Arrow library can take them.
 
-use std::path::PathBuf;
+use std::collections::BTreeMap;
 use std::sync::Mutex;
+use std::time::Duration;
 
 use arrow_array::ffi::{FFI_ArrowSchema, to_ffi};
 use arrow_array::{Array, StructArray};
@@ -166,7 +167,7 @@ fn parse_filter(filter: Option<&str>) -> PyResult<Option<Expr>> {
         .transpose()
 }
 
-/// A Weir table at a local path.
+/// A Weir table at a local path or in S3.
 #[pyclass(frozen, module = "weir._weir")]
 struct Table {
     inner: weir::Table,
@@ -175,15 +176,37 @@ struct Table {
 #[pymethods]
 impl Table {
     #[new]
-    fn new(path: PathBuf) -> PyResult<Self> {
-        Ok(Table {
-            inner: weir::Table::open(path).map_err(to_py)?,
-        })
+    #[pyo3(signature = (path, storage_options=None, leases=true, consumer_id=None, lease_ttl_seconds=3600.0))]
+    fn new(
+        py: Python<'_>,
+        path: String,
+        storage_options: Option<BTreeMap<String, String>>,
+        leases: bool,
+        consumer_id: Option<String>,
+        lease_ttl_seconds: f64,
+    ) -> PyResult<Self> {
+        if !lease_ttl_seconds.is_finite() || lease_ttl_seconds < 0.0 {
+            return Err(PyValueError::new_err(format!(
+                "Invalid lease_ttl_seconds {lease_ttl_seconds}: must be at least 1"
+            )));
+        }
+        let options = storage_options.unwrap_or_default();
+        let inner = py
+            .detach(|| weir::Table::open_with_options(&path, &options))
+            .and_then(|t| {
+                t.with_leases(weir::LeaseOptions {
+                    enabled: leases,
+                    consumer_id,
+                    ttl: Duration::from_secs_f64(lease_ttl_seconds),
+                })
+            })
+            .map_err(to_py)?;
+        Ok(Table { inner })
     }
 
     #[getter]
-    fn location(&self) -> PathBuf {
-        self.inner.location().to_path_buf()
+    fn location(&self) -> String {
+        self.inner.location().to_string_lossy().into_owned()
     }
 
     fn latest_commit_id(&self) -> PyResult<i64> {

@@ -9,7 +9,36 @@ import pytest
 import weir
 from conformance_rows import lines
 
-TABLES = ["keyed_all_types", "append_all_types", "keyed_sequence_field", "keyed_time_partitions", "keyed_expired"]
+TABLES = [
+    "keyed_all_types",
+    "append_all_types",
+    "keyed_sequence_field",
+    "keyed_time_partitions",
+    "keyed_expired",
+    "engine_first_row",
+    "engine_partial_update",
+    "engine_partial_update_ignore_delete",
+    "engine_aggregation",
+]
+
+
+def _filter(e: list) -> weir.Filter:
+    """A manifest filter (weir-flink CorpusFilters); literals are canonical texts (str)."""
+    op = e[0]
+    if op == "and":
+        return _filter(e[1]) & _filter(e[2])
+    if op == "or":
+        return _filter(e[1]) | _filter(e[2])
+    if op == "not":
+        return ~_filter(e[1])
+    c = weir.col(e[1])
+    if op == "is_null":
+        return c.is_null()
+    if op == "is_not_null":
+        return c.is_not_null()
+    if op == "in":
+        return c.isin(e[2])
+    return {"=": c.__eq__, "!=": c.__ne__, "<": c.__lt__, "<=": c.__le__, ">": c.__gt__, ">=": c.__ge__}[op](e[2])
 
 
 def _expected(path: Path):
@@ -28,6 +57,14 @@ def test_snapshots_and_changes_match_the_flink_source(corpus: Path, name: str) -
     for a, b in manifest["changes"]:
         got = lines(t.changes(a, b).to_arrow(), with_kind=True)
         assert got == _expected(d / f"expected/changes-{a}-{b}.jsonl"), f"{name} changes ({a}, {b}]"
+    for i, f in enumerate(manifest.get("filters", [])):
+        flt = _filter(f["expr"])
+        for s in f["snapshots"]:
+            got = lines(t.scan(filter=flt, snapshot_id=s).to_arrow(), with_kind=False)
+            assert got == _expected(d / f"expected/filter-{i}-snapshot-{s}.jsonl"), f"{name} filter {i} {flt}"
+        for a, b in f["changes"]:
+            got = lines(t.changes(a, b, filter=flt).to_arrow(), with_kind=True)
+            assert got == _expected(d / f"expected/filter-{i}-changes-{a}-{b}.jsonl"), f"{name} filter {i} {flt}"
     p = manifest.get("projected_changes")
     if p:
         a, b = p["range"]

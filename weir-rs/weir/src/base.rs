@@ -11,6 +11,7 @@ use parquet::arrow::arrow_reader::{
 };
 
 use crate::error::{Error, Result};
+use crate::storage::Storage;
 use crate::types::Column;
 
 /// Rows per batch read from Parquet.
@@ -26,12 +27,13 @@ fn parquet_error(path: &Path, e: impl std::fmt::Display) -> Error {
 /// Reads the columns at `positions` of a base file written with `columns`, as batches whose
 /// schema is `schema` (the Arrow fields of those columns).
 pub fn read_base(
+    storage: &Storage,
     path: &Path,
     columns: &[Column],
     positions: &[usize],
     schema: &SchemaRef,
 ) -> Result<Vec<RecordBatch>> {
-    open_base(path, columns, positions, schema)?.collect()
+    open_base(storage, path, columns, positions, schema)?.collect()
 }
 
 /// The batches of a base file, decoded as they are pulled (one row group's pages at a time).
@@ -61,12 +63,29 @@ impl Iterator for BaseBatches {
 
 /// Opens a base file for reading the columns at `positions`; checks its footer first.
 pub fn open_base(
+    storage: &Storage,
     path: &Path,
     columns: &[Column],
     positions: &[usize],
     schema: &SchemaRef,
 ) -> Result<BaseBatches> {
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+    match storage {
+        // Local files are read where they are; objects are fetched whole (one file at a time).
+        Storage::Local => {
+            let file = std::fs::File::open(path).map_err(|e| Error::io(path, e))?;
+            open_parquet(file, path, columns, positions, schema)
+        }
+        _ => open_parquet(storage.read(path)?, path, columns, positions, schema),
+    }
+}
+
+fn open_parquet<R: parquet::file::reader::ChunkReader + 'static>(
+    file: R,
+    path: &Path,
+    columns: &[Column],
+    positions: &[usize],
+    schema: &SchemaRef,
+) -> Result<BaseBatches> {
     let full = Arc::new(Schema::new(
         columns.iter().map(|c| c.arrow_field()).collect::<Vec<_>>(),
     ));

@@ -8,10 +8,11 @@ use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::metadata::{ColumnStats, DataFile, FileKind};
+use crate::storage::Storage;
 
 /// Reads the JSON object of a metadata file; checks `format-version`.
-pub(crate) fn read_json(path: &Path) -> Result<Value> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+pub(crate) fn read_json(storage: &Storage, path: &Path) -> Result<Value> {
+    let text = storage.read_to_string(path)?;
     let v: Value = serde_json::from_str(&text)
         .map_err(|e| Error::metadata(path, format!("malformed JSON: {e}")))?;
     if !v.is_object() {

@@ -9,19 +9,24 @@
 
 pub mod base;
 mod changes;
+pub mod engine;
 pub mod error;
 pub mod expr;
+mod fold;
 mod json;
+pub mod lease;
 pub mod log;
 pub mod merge;
 pub mod metadata;
 pub mod row;
 pub mod scan;
+pub mod storage;
 pub mod table;
 pub mod types;
 pub mod value;
 
 pub use error::{Error, Result};
 pub use expr::{Expr, Literal, Op};
+pub use lease::LeaseOptions;
 pub use scan::Scan;
 pub use table::{ROW_KIND_COLUMN, SnapshotInfo, SnapshotSpec, Table};

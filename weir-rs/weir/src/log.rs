@@ -2,6 +2,8 @@
 
 use std::path::Path;
 
+use crate::storage::Storage;
+
 use crate::error::{Error, Result};
 
 const FILE_MAGIC: &[u8; 4] = b"WLOG";
@@ -44,8 +46,8 @@ fn u32_at(b: &[u8], off: usize) -> u32 {
 }
 
 /// Reads and verifies a whole log file whose rows have `field_count` fields.
-pub fn read_log(path: &Path, field_count: u32) -> Result<LogRecords> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+pub fn read_log(storage: &Storage, path: &Path, field_count: u32) -> Result<LogRecords> {
+    let bytes = storage.read(path)?;
     parse_log(path, &bytes, field_count)
 }
 

@@ -14,10 +14,13 @@ use arrow_select::concat::concat_batches;
 use arrow_select::take::take_record_batch;
 
 use crate::base::read_base;
+use crate::engine::Fold;
 use crate::error::Result;
+use crate::fold::{Keys, fold_columns};
 use crate::log::read_log;
 use crate::metadata::{DataFile, FileKind, TableSchema};
 use crate::row::decode_column;
+use crate::storage::Storage;
 use crate::value::cmp_at;
 
 /// Decoded rows of some files: the columns at `positions` of the table, and each row's kind byte.
@@ -38,6 +41,7 @@ pub fn schema_of(schema: &TableSchema, positions: &[usize]) -> SchemaRef {
 
 /// Reads one data file's columns at `positions`.
 pub fn read_file(
+    storage: &Storage,
     location: &Path,
     schema: &TableSchema,
     file: &DataFile,
@@ -47,14 +51,14 @@ pub fn read_file(
     let arrow_schema = schema_of(schema, positions);
     match file.kind {
         FileKind::Base => {
-            let batches = read_base(&path, &schema.columns, positions, &arrow_schema)?;
+            let batches = read_base(storage, &path, &schema.columns, positions, &arrow_schema)?;
             let batch = concat_batches(&arrow_schema, &batches)?;
             let kinds = vec![0u8; batch.num_rows()];
             Ok(Decoded { batch, kinds })
         }
         FileKind::Log => {
             let arity = schema.columns.len();
-            let records = read_log(&path, arity as u32)?;
+            let records = read_log(storage, &path, arity as u32)?;
             let columns = positions
                 .iter()
                 .map(|&p| {
@@ -124,46 +128,60 @@ pub fn key_rows(batch: &RecordBatch, key_columns: &[usize]) -> Result<arrow_row:
     Ok(converter.convert_columns(&arrays)?)
 }
 
-/// The live rows of a keyed file group: for each key the winner (the last record, or the greatest
-/// sequence field, ties to the last), kept iff it is +I or +U. Returns them in key order.
-/// `key_columns` and `sequence` are column indices of `decoded.batch`.
-pub fn merge(
-    decoded: &Decoded,
-    key_columns: &[usize],
-    sequence: Option<usize>,
-) -> Result<RecordBatch> {
+/// The live rows of a keyed file group, one per key in key order, folded by the engine
+/// (docs/format.md §7.1): `deduplicate` keeps the winner (the last record, or the greatest
+/// sequence field, ties to the last) and `first-row` the first record, each iff it is +I or +U;
+/// `partial-update` and `aggregation` fold every column and keep every key.
+/// `key_columns` and the fold's columns are column indices of `decoded.batch`.
+pub fn merge(decoded: &Decoded, key_columns: &[usize], fold: &Fold) -> Result<RecordBatch> {
     let n = decoded.batch.num_rows();
     let keys = key_rows(&decoded.batch, key_columns)?;
     let mut order: Vec<u32> = (0..n as u32).collect();
     // Stable: records of one key stay in read order. The sources are sorted runs, which the sort
     // detects and merges.
     order.sort_by(|&a, &b| keys.row(a as usize).cmp(&keys.row(b as usize)));
-    let seq = sequence.map(|s| decoded.batch.column(s).clone());
-    let mut winners: Vec<u32> = Vec::new();
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
     let mut i = 0;
     while i < n {
+        let first = keys.row(order[i] as usize);
         let mut j = i + 1;
-        let mut best = order[i];
-        while j < n && keys.row(order[j] as usize) == keys.row(best as usize) {
-            let candidate = order[j];
-            let wins = match &seq {
-                None => true,
-                Some(s) => cmp_at(s, candidate as usize, best as usize) != Ordering::Less,
-            };
-            if wins {
-                best = candidate;
-            }
+        while j < n && keys.row(order[j] as usize) == first {
             j += 1;
         }
-        if decoded.kinds[best as usize] & 1 == 0 {
-            winners.push(best);
-        }
+        ranges.push((i, j));
         i = j;
     }
-    Ok(take_record_batch(
-        &decoded.batch,
-        &UInt32Array::from(winners),
-    )?)
+    let winner = |seq: Option<&ArrayRef>, (s, e): (usize, usize)| -> u32 {
+        match seq {
+            None => order[e - 1],
+            Some(seq) => order[s + 1..e].iter().fold(order[s], |best, &c| {
+                if cmp_at(seq, c as usize, best as usize) != Ordering::Less {
+                    c
+                } else {
+                    best
+                }
+            }),
+        }
+    };
+    let winners: Vec<u32> = match fold {
+        Fold::Winner(seq) => {
+            let seq = seq.map(|s| decoded.batch.column(s));
+            ranges.iter().map(|&r| winner(seq, r)).collect()
+        }
+        Fold::First => ranges.iter().map(|&(s, _)| order[s]).collect(),
+        Fold::Columns { columns, groups } => {
+            let keys = Keys {
+                order: &order,
+                ranges: &ranges,
+            };
+            return fold_columns(&decoded.batch, &decoded.kinds, &keys, columns, groups);
+        }
+    };
+    let live: Vec<u32> = winners
+        .into_iter()
+        .filter(|&w| decoded.kinds[w as usize] & 1 == 0)
+        .collect();
+    Ok(take_record_batch(&decoded.batch, &UInt32Array::from(live))?)
 }
 
 /// Rows where `keep` is true, by index.

@@ -3,10 +3,12 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde_json::Value;
 
 use crate::json::{Fields, parse_files, read_json};
+use crate::storage::Storage;
 
 use crate::error::{Error, Result};
 use crate::types::{Column, DataType};
@@ -53,6 +55,8 @@ pub enum CommitKind {
     Overwrite,
     Clean,
     Rollback,
+    /// A new schema version put in force; no files added or removed (docs/format.md §6.9).
+    Schema,
 }
 
 /// One commit file.
@@ -89,27 +93,6 @@ impl TableSchema {
             .iter()
             .map(|k| self.index_of(k).expect("key column checked at load"))
             .collect()
-    }
-
-    /// The position of the `sequence.field` column, if the option is set. Fails for a keyed
-    /// table whose `merge-engine` is not `deduplicate`: this reader folds keys by that rule only.
-    pub fn sequence_field(&self) -> Result<Option<usize>> {
-        if let Some(engine) = self.options.get("merge-engine")
-            && engine != "deduplicate"
-        {
-            return Err(Error::Invalid(format!(
-                "Cannot read a table with merge-engine '{engine}': this reader supports \
-                 'deduplicate' only (docs/readers.md)"
-            )));
-        }
-        match self.options.get("sequence.field") {
-            None => Ok(None),
-            Some(name) => self.index_of(name).map(Some).ok_or_else(|| {
-                Error::Invalid(format!(
-                    "Invalid option 'sequence.field': column '{name}' does not exist"
-                ))
-            }),
-        }
     }
 }
 
@@ -149,6 +132,7 @@ impl TableState {
 #[derive(Debug, Clone)]
 pub struct MetadataDir {
     pub location: PathBuf,
+    pub storage: Arc<Storage>,
     dir: PathBuf,
 }
 
@@ -157,9 +141,9 @@ fn id_name(id: i64) -> String {
 }
 
 impl MetadataDir {
-    pub fn open(location: &Path) -> Result<Self> {
+    pub fn open(storage: Arc<Storage>, location: &Path) -> Result<Self> {
         let dir = location.join("_weir");
-        if !dir.join("schemas").join("0.json").is_file() {
+        if !storage.exists(&dir.join("schemas").join("0.json"))? {
             return Err(Error::NotATable(
                 location.to_path_buf(),
                 "_weir/schemas/0.json does not exist".into(),
@@ -167,6 +151,7 @@ impl MetadataDir {
         }
         Ok(MetadataDir {
             location: location.to_path_buf(),
+            storage,
             dir,
         })
     }
@@ -181,7 +166,7 @@ impl MetadataDir {
 
     pub fn schema(&self, id: i64) -> Result<TableSchema> {
         let path = self.dir.join("schemas").join(format!("{id}.json"));
-        let v = read_json(&path)?;
+        let v = read_json(&self.storage, &path)?;
         let f = Fields::new(&path, "", &v);
         let schema = f.get("schema")?;
         let sf = Fields::new(&path, "schema.", schema);
@@ -231,20 +216,20 @@ impl MetadataDir {
         })
     }
 
-    pub fn commit_exists(&self, id: i64) -> bool {
-        self.commit_path(id).is_file()
+    pub fn commit_exists(&self, id: i64) -> Result<bool> {
+        self.storage.exists(&self.commit_path(id))
     }
 
     pub fn commit(&self, id: i64) -> Result<Commit> {
         let path = self.commit_path(id);
-        if !path.is_file() {
+        if !self.storage.exists(&path)? {
             return Err(Error::SnapshotNotFound(format!(
                 "Commit {id} of table {} does not exist ({} is missing)",
                 self.location.display(),
                 path.display()
             )));
         }
-        let v = read_json(&path)?;
+        let v = read_json(&self.storage, &path)?;
         let f = Fields::new(&path, "", &v);
         let cid = f.i64("commit-id")?;
         if cid != id {
@@ -256,6 +241,7 @@ impl MetadataDir {
             "OVERWRITE" => CommitKind::Overwrite,
             "CLEAN" => CommitKind::Clean,
             "ROLLBACK" => CommitKind::Rollback,
+            "SCHEMA" => CommitKind::Schema,
             other => return Err(f.err("kind", &format!("is '{other}', unknown"))),
         };
         let removed = f
@@ -280,7 +266,7 @@ impl MetadataDir {
 
     fn checkpoint(&self, id: i64) -> Result<TableState> {
         let path = self.checkpoint_path(id);
-        let v = read_json(&path)?;
+        let v = read_json(&self.storage, &path)?;
         let f = Fields::new(&path, "", &v);
         Ok(TableState {
             commit_id: f.i64("commit-id")?,
@@ -293,15 +279,7 @@ impl MetadataDir {
     fn list_ids(&self, sub: &str) -> Result<Vec<i64>> {
         let dir = self.dir.join(sub);
         let mut ids = Vec::new();
-        let entries = match std::fs::read_dir(&dir) {
-            Ok(e) => e,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(ids),
-            Err(e) => return Err(Error::io(dir, e)),
-        };
-        for entry in entries {
-            let entry = entry.map_err(|e| Error::io(&dir, e))?;
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
+        for name in self.storage.list(&dir)? {
             if let Some(stem) = name.strip_suffix(".json")
                 && stem.len() == 20
                 && stem.bytes().all(|b| b.is_ascii_digit())
@@ -316,16 +294,18 @@ impl MetadataDir {
     /// The earliest retained commit `E` (docs/format.md §6.7).
     pub fn earliest_retained(&self) -> Result<i64> {
         let path = self.dir.join("expired.json");
-        if !path.is_file() {
+        if !self.storage.exists(&path)? {
             return Ok(0);
         }
-        let v = read_json(&path)?;
+        let v = read_json(&self.storage, &path)?;
         Fields::new(&path, "", &v).i64("earliest-retained-commit")
     }
 
     /// The latest commit id (0 for a table without commits), as §6.6 finds it.
     pub fn latest_commit(&self) -> Result<i64> {
-        let hint = std::fs::read_to_string(self.dir.join("LATEST"))
+        let hint = self
+            .storage
+            .read_to_string(&self.dir.join("LATEST"))
             .ok()
             .and_then(|t| {
                 let t = t.strip_suffix('\n').unwrap_or(&t);
@@ -336,7 +316,7 @@ impl MetadataDir {
                 }
             });
         let mut n = match hint {
-            Some(h) if self.commit_exists(h) => h,
+            Some(h) if self.commit_exists(h)? => h,
             _ => {
                 let ids = self.list_ids("commits")?;
                 let n = ids.last().copied().unwrap_or(0);
@@ -355,7 +335,7 @@ impl MetadataDir {
                 n
             }
         };
-        while self.commit_exists(n + 1) {
+        while self.commit_exists(n + 1)? {
             n += 1;
         }
         Ok(n)

@@ -9,15 +9,19 @@ use arrow_schema::{DataType as ArrowType, Field, Schema, SchemaRef};
 use arrow_select::filter::filter_record_batch;
 
 use crate::base::{BATCH_SIZE, BaseBatches};
+use crate::engine::{Engine, Fold};
 use crate::error::{Error, Result};
 use crate::expr::{Bound, Expr};
+use crate::lease::Lease;
 use crate::merge::{self, Decoded, schema_of};
 use crate::metadata::{DataFile, FileKind, TableSchema, TableState};
+use crate::storage::Storage;
 use crate::table::{ROW_KIND_COLUMN, Table};
 
 /// What a scan reads, resolved against the schema.
 pub(crate) struct Plan {
     location: PathBuf,
+    storage: Arc<Storage>,
     pub(crate) schema: TableSchema,
     pub(crate) keyed: bool,
     /// Output columns (table positions).
@@ -25,7 +29,8 @@ pub(crate) struct Plan {
     /// Columns to decode: output, then key, sequence and filter columns.
     needed: Vec<usize>,
     key: Vec<usize>,
-    sequence: Option<usize>,
+    /// How a key's records fold, on the columns `needed`.
+    fold: Fold,
     pub(crate) filter: Option<Bound>,
 }
 
@@ -52,9 +57,8 @@ impl Plan {
                 })
                 .collect::<Result<_>>()?,
         };
+        let mut checked: Vec<i64> = vec![state.schema_id];
         for f in &state.files {
-            // Schema versions differ in options only so far (docs/format.md §6): an older
-            // file has the columns of the newer schema.
             if f.schema_id > state.schema_id {
                 return Err(Error::Invalid(format!(
                     "Cannot read file {} of table {}: it was written with schema {}, newer than the snapshot's schema {}",
@@ -64,6 +68,31 @@ impl Plan {
                     state.schema_id
                 )));
             }
+            // A file of an older version is read with the snapshot's columns, which is right
+            // only if its version differs in options alone (a rescale). Columns changed by
+            // ALTER TABLE (docs/format.md §6.9) need the mapping by field id, not built here yet.
+            if !checked.contains(&f.schema_id) {
+                let older = table.schema_version(f.schema_id)?;
+                let same = |c: &crate::types::Column, d: &crate::types::Column| {
+                    c.id == d.id && c.name == d.name && c.data_type == d.data_type
+                };
+                if older.columns.len() != schema.columns.len()
+                    || !older
+                        .columns
+                        .iter()
+                        .zip(&schema.columns)
+                        .all(|(c, d)| same(c, d))
+                {
+                    return Err(Error::Invalid(format!(
+                        "Cannot read table {}: file {} was written with schema {}, whose columns differ from the snapshot's schema {} (schema evolution, docs/format.md §6.9); this reader does not map columns across schema versions yet",
+                        table.location().display(),
+                        f.path,
+                        f.schema_id,
+                        state.schema_id
+                    )));
+                }
+                checked.push(f.schema_id);
+            }
         }
         let filter = filter.map(|e| e.bind(&schema)).transpose()?;
         let keyed = !schema.primary_key.is_empty();
@@ -72,14 +101,19 @@ impl Plan {
         } else {
             Vec::new()
         };
-        let sequence = if keyed {
-            schema.sequence_field()?
+        // Tables without a key are not merged: their options choose nothing.
+        let engine = if keyed {
+            Engine::of(&schema).map_err(|e| {
+                Error::Invalid(format!(
+                    "Cannot read table {}: {e}",
+                    table.location().display()
+                ))
+            })?
         } else {
-            None
+            Engine::Deduplicate { sequence: None }
         };
         let mut needed = output.clone();
         let mut extra = key.clone();
-        extra.extend(sequence);
         if let Some(b) = &filter {
             b.columns(&mut extra);
         }
@@ -88,14 +122,21 @@ impl Plan {
                 needed.push(p);
             }
         }
+        for p in engine.extra_columns(&needed) {
+            if !needed.contains(&p) {
+                needed.push(p);
+            }
+        }
+        let fold = engine.bind(&needed, &key);
         Ok(Plan {
             location: table.location().to_path_buf(),
+            storage: table.storage().clone(),
             schema,
             keyed,
             output,
             needed,
             key,
-            sequence,
+            fold,
             filter,
         })
     }
@@ -124,6 +165,7 @@ impl Plan {
 
     fn open_base(&self, f: &DataFile) -> Result<BaseBatches> {
         crate::base::open_base(
+            &self.storage,
             &self.location.join(&f.path),
             &self.schema.columns,
             &self.needed,
@@ -138,7 +180,7 @@ impl Plan {
     fn decode(&self, files: &[DataFile]) -> Result<Decoded> {
         let parts = files
             .iter()
-            .map(|f| merge::read_file(&self.location, &self.schema, f, &self.needed))
+            .map(|f| merge::read_file(&self.storage, &self.location, &self.schema, f, &self.needed))
             .collect::<Result<Vec<_>>>()?;
         merge::concat(&schema_of(&self.schema, &self.needed), parts)
     }
@@ -146,8 +188,7 @@ impl Plan {
     fn merged(&self, files: &[DataFile]) -> Result<RecordBatch> {
         let decoded = self.decode(files)?;
         let key: Vec<usize> = self.key.iter().map(|&p| self.index_in_needed(p)).collect();
-        let seq = self.sequence.map(|p| self.index_in_needed(p));
-        merge::merge(&decoded, &key, seq)
+        merge::merge(&decoded, &key, &self.fold)
     }
 
     /// The rows of `batch` (of the needed columns) that pass the filter.
@@ -294,10 +335,17 @@ pub struct Scan {
     pending: VecDeque<RecordBatch>,
     changes: bool,
     schema: SchemaRef,
+    /// The reader lease on the snapshot, held until the scan ends or is dropped.
+    lease: Option<Lease>,
 }
 
 impl Scan {
-    pub(crate) fn new(plan: Plan, tasks: VecDeque<Task>, changes: bool) -> Scan {
+    pub(crate) fn new(
+        plan: Plan,
+        tasks: VecDeque<Task>,
+        changes: bool,
+        lease: Option<Lease>,
+    ) -> Scan {
         let mut fields: Vec<Field> = Vec::new();
         if changes {
             fields.push(Field::new(ROW_KIND_COLUMN, ArrowType::Utf8, false));
@@ -314,6 +362,7 @@ impl Scan {
             pending: VecDeque::new(),
             changes,
             schema: Arc::new(Schema::new(fields)),
+            lease,
         }
     }
 
@@ -325,6 +374,11 @@ impl Scan {
     /// The table's schema (with types and keys) that this scan reads.
     pub fn table_schema(&self) -> &TableSchema {
         &self.plan.schema
+    }
+
+    /// The consumer id of the scan's reader lease, while it holds one.
+    pub fn lease_consumer_id(&self) -> Option<&str> {
+        self.lease.as_ref().map(|l| l.consumer_id())
     }
 
     /// The number of file groups or files still to read.
@@ -358,6 +412,30 @@ impl Iterator for Scan {
     type Item = Result<RecordBatch>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        if let Some(lease) = self.lease.as_mut()
+            && let Err(e) = lease.renew_if_due()
+        {
+            self.end();
+            return Some(Err(e));
+        }
+        let next = self.step();
+        if !matches!(next, Some(Ok(_))) {
+            // Ended or failed: release the lease now rather than when the scan is dropped.
+            self.end();
+        }
+        next
+    }
+}
+
+impl Scan {
+    fn end(&mut self) {
+        self.tasks.clear();
+        self.current = None;
+        self.pending.clear();
+        self.lease = None;
+    }
+
+    fn step(&mut self) -> Option<Result<RecordBatch>> {
         loop {
             if let Some(b) = self.pending.pop_front() {
                 return Some(Ok(b));

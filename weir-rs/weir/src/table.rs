@@ -1,7 +1,12 @@
 //! A Weir table: its snapshots, its schema, scans of a snapshot and reads of changes.
 
+use std::collections::BTreeMap;
 use std::collections::{HashSet, VecDeque};
 use std::path::Path;
+use std::sync::Arc;
+
+use crate::lease::{Lease, LeaseOptions};
+use crate::storage::Storage;
 
 use crate::error::{Error, Result};
 use crate::expr::Expr;
@@ -30,17 +35,55 @@ pub enum SnapshotSpec {
     AsOf(i64),
 }
 
-/// A Weir table at a local path.
+/// A Weir table at a local path or in S3.
 #[derive(Debug, Clone)]
 pub struct Table {
     meta: MetadataDir,
+    leases: LeaseOptions,
 }
 
 impl Table {
+    /// The table at a local path.
     pub fn open(location: impl AsRef<Path>) -> Result<Table> {
         Ok(Table {
-            meta: MetadataDir::open(location.as_ref())?,
+            meta: MetadataDir::open(Arc::new(Storage::Local), location.as_ref())?,
+            leases: LeaseOptions::default(),
         })
+    }
+
+    /// The table at a local path or `s3://bucket/path` (also `s3a://`), with storage options
+    /// (`s3.endpoint`, `s3.region`, `s3.path-style-access`, `s3.access-key`, `s3.secret-key`,
+    /// `s3.max-connections`, `s3.max-retries`; docs/readers.md).
+    pub fn open_with_options(location: &str, options: &BTreeMap<String, String>) -> Result<Table> {
+        let (storage, path) = Storage::open(location, options)?;
+        Ok(Table {
+            meta: MetadataDir::open(Arc::new(storage), &path)?,
+            leases: LeaseOptions::default(),
+        })
+    }
+
+    /// This table with other lease options for its scans (docs/format.md §6.7): by default each
+    /// scan leases its snapshot (a change read its start) while it reads, under a new consumer id.
+    pub fn with_leases(mut self, options: LeaseOptions) -> Result<Table> {
+        options.validate()?;
+        self.leases = options;
+        Ok(self)
+    }
+
+    fn lease(&self, commit_id: i64) -> Result<Option<Lease>> {
+        if self.leases.enabled {
+            Lease::acquire(&self.meta, &self.leases, commit_id).map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
+    pub(crate) fn schema_version(&self, id: i64) -> Result<TableSchema> {
+        self.meta.schema(id)
+    }
+
+    pub(crate) fn storage(&self) -> &Arc<Storage> {
+        &self.meta.storage
     }
 
     pub fn location(&self) -> &Path {
@@ -100,6 +143,7 @@ impl Table {
         snapshot: SnapshotSpec,
     ) -> Result<Scan> {
         let id = self.commit_id_of(snapshot)?;
+        let lease = self.lease(id)?;
         let state = self.meta.state(id)?;
         let schema = self.meta.schema(state.schema_id)?;
         let plan = Plan::new(self, schema, columns, filter, &state)?;
@@ -112,7 +156,7 @@ impl Table {
             }
             plan.snapshot_tasks(files, &mut tasks);
         }
-        Ok(Scan::new(plan, tasks, false))
+        Ok(Scan::new(plan, tasks, false, lease))
     }
 
     /// The net changes after commit `from` up to and including `to` (docs/format.md §7.3), with a
@@ -131,6 +175,7 @@ impl Table {
             )));
         }
         self.commit_id_of(SnapshotSpec::Id(to))?;
+        let lease = self.lease(from)?;
         let start = self.meta.state(from)?;
         let end = self.meta.state(to)?;
         let schema = self.meta.schema(end.schema_id)?;
@@ -171,6 +216,6 @@ impl Table {
                 }
             }
         }
-        Ok(Scan::new(plan, tasks, true))
+        Ok(Scan::new(plan, tasks, true, lease))
     }
 }

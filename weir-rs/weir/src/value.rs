@@ -59,7 +59,9 @@ impl Value {
             TypeRoot::TinyInt | TypeRoot::SmallInt | TypeRoot::Int | TypeRoot::BigInt => {
                 Value::Int(text.parse().map_err(|_| bad())?)
             }
-            TypeRoot::Float | TypeRoot::Double => Value::Float(text.parse().map_err(|_| bad())?),
+            // A FLOAT's text is Java's Float.toString: the float it reads back to, widened.
+            TypeRoot::Float => Value::Float(text.parse::<f32>().map_err(|_| bad())? as f64),
+            TypeRoot::Double => Value::Float(text.parse().map_err(|_| bad())?),
             TypeRoot::Decimal => Value::Decimal(parse_decimal(text, t.scale).ok_or_else(bad)?),
             TypeRoot::Char | TypeRoot::VarChar => Value::Str(text.to_string()),
             TypeRoot::Binary | TypeRoot::VarBinary => {

@@ -155,10 +155,33 @@ class Scan:
 
 
 class Table:
-    """A Weir table at a local path."""
+    """A Weir table at a local path or ``s3://bucket/path`` (docs/readers.md).
 
-    def __init__(self, path: Union[str, "os.PathLike[str]"]) -> None:
-        self._t = _weir.Table(os.fspath(path))
+    ``storage_options`` are the ``s3.*`` options of Weir's Java side (``s3.endpoint``,
+    ``s3.region``, ``s3.path-style-access``, ``s3.access-key``, ``s3.secret-key``,
+    ``s3.max-connections``, ``s3.max-retries``); what is missing comes from the ``AWS_*``
+    environment variables. Each scan leases the snapshot it reads while it reads
+    (``_weir/consumers/<consumer_id>.json``, so that snapshot expiry keeps its files), under
+    ``consumer_id`` or a new id per scan, for ``lease_ttl_seconds`` and renewed as it reads;
+    ``leases=False`` reads without one (a table that is read-only to this reader).
+    """
+
+    def __init__(
+        self,
+        path: Union[str, "os.PathLike[str]"],
+        storage_options: Optional[Dict[str, str]] = None,
+        *,
+        leases: bool = True,
+        consumer_id: Optional[str] = None,
+        lease_ttl_seconds: float = 3600.0,
+    ) -> None:
+        self._t = _weir.Table(
+            os.fspath(path),
+            dict(storage_options) if storage_options is not None else None,
+            leases,
+            consumer_id,
+            float(lease_ttl_seconds),
+        )
 
     @property
     def location(self) -> str:

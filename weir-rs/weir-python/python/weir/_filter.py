@@ -28,6 +28,11 @@ def _literal(value: Any) -> dict:
         return {"t": "bytes", "v": list(value)}
     if isinstance(value, _decimal.Decimal):
         return {"t": "str", "v": format(value, "f")}
+    if isinstance(value, _dt.datetime) and type(value).__name__ == "Timestamp" and isinstance(getattr(value, "value", None), int):
+        # A pandas.Timestamp (what pyarrow returns for nanosecond columns): its exact nanoseconds
+        # since the epoch (UTC for an aware one); datetime arithmetic would overflow at its range ends.
+        millis, nanos = divmod(value.value, 1_000_000)
+        return {"t": "str", "v": f"{millis}.{nanos}"}
     if isinstance(value, _dt.datetime):
         # The canonical timestamp text (docs/format.md §2.3): epoch millis "." nano of milli.
         # A naive datetime is a wall-clock TIMESTAMP (read in UTC), an aware one an instant.

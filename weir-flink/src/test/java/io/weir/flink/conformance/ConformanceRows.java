@@ -75,7 +75,8 @@ final class ConformanceRows {
                 .toString();
     }
 
-    private static void quote(StringBuilder sb, String s) {
+    /** Appends {@code s} as a JSON string. */
+    static void quote(StringBuilder sb, String s) {
         sb.append('"');
         for (int k = 0; k < s.length(); k++) {
             char c = s.charAt(k);
