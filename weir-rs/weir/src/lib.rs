@@ -11,6 +11,7 @@ pub mod base;
 mod changes;
 pub mod engine;
 pub mod error;
+mod evolve;
 pub mod expr;
 mod fold;
 mod json;

@@ -146,7 +146,7 @@ impl Table {
         let lease = self.lease(id)?;
         let state = self.meta.state(id)?;
         let schema = self.meta.schema(state.schema_id)?;
-        let plan = Plan::new(self, schema, columns, filter, &state)?;
+        let plan = Plan::new(self, schema, columns, filter, &[&state])?;
         let mut tasks = VecDeque::new();
         for (group, files) in state.file_groups() {
             if let Some(b) = &plan.filter
@@ -179,7 +179,7 @@ impl Table {
         let start = self.meta.state(from)?;
         let end = self.meta.state(to)?;
         let schema = self.meta.schema(end.schema_id)?;
-        let plan = Plan::new(self, schema, columns, filter, &end)?;
+        let plan = Plan::new(self, schema, columns, filter, &[&start, &end])?;
         let mut tasks = VecDeque::new();
         let keep = |p: &[Option<String>]| -> Result<bool> {
             match &plan.filter {
