@@ -12,6 +12,7 @@ use arrow_array::{Array, ArrayRef, RecordBatch, RecordBatchOptions, StringArray,
 use arrow_schema::{DataType as ArrowType, SchemaRef, TimeUnit};
 
 use crate::error::{Error, Result};
+use crate::jdouble::java_double;
 use crate::metadata::TableSchema;
 use crate::types::{DataType, TypeRoot};
 use crate::value::civil_from_days;
@@ -52,7 +53,9 @@ pub(crate) fn widens(from: &DataType, to: &DataType) -> bool {
         _ => 3,
     };
     match from.root {
-        r if is_integer(r) && r != TypeRoot::BigInt => is_integer(to.root) && rank(to.root) > rank(r),
+        r if is_integer(r) && r != TypeRoot::BigInt => {
+            is_integer(to.root) && rank(to.root) > rank(r)
+        }
         TypeRoot::Float => to.root == TypeRoot::Double,
         TypeRoot::Decimal => {
             to.root == TypeRoot::Decimal && to.scale == from.scale && to.precision > from.precision
@@ -235,9 +238,7 @@ fn texts(a: &ArrayRef, from: &DataType) -> ArrayRef {
                 }
                 ArrowType::Timestamp(unit, _) => {
                     let (v, per_second) = match unit {
-                        TimeUnit::Second => {
-                            (a.as_primitive::<TimestampSecondType>().value(i), 1)
-                        }
+                        TimeUnit::Second => (a.as_primitive::<TimestampSecondType>().value(i), 1),
                         TimeUnit::Millisecond => {
                             (a.as_primitive::<TimestampMillisecondType>().value(i), 1_000)
                         }
@@ -302,12 +303,7 @@ pub(crate) fn java_date(days: i64) -> String {
 /// `precision > 0`.
 pub(crate) fn java_time(nanos_of_day: i64, precision: u32) -> String {
     let secs = nanos_of_day / 1_000_000_000;
-    let text = format!(
-        "{:02}:{:02}:{:02}",
-        secs / 3600,
-        secs / 60 % 60,
-        secs % 60
-    );
+    let text = format!("{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
     if precision == 0 {
         return text;
     }
@@ -315,98 +311,9 @@ pub(crate) fn java_time(nanos_of_day: i64, precision: u32) -> String {
     format!("{text}.{}", &frac[..precision as usize])
 }
 
-/// Java's `Double.toString`: the shortest decimal that reads back as the value (of two digits at
-/// least when one would do: the two-digit one nearest the value), in plain notation with at
-/// least one fraction digit from 10^-3 up to 10^7, else as `d.dddE<exponent>`.
-pub fn java_double(v: f64) -> String {
-    if v.is_nan() {
-        return "NaN".into();
-    }
-    if v.is_infinite() {
-        return if v > 0.0 { "Infinity" } else { "-Infinity" }.into();
-    }
-    if v == 0.0 {
-        return if v.is_sign_negative() { "-0.0" } else { "0.0" }.into();
-    }
-    let sign = if v < 0.0 { "-" } else { "" };
-    let x = v.abs();
-    // Rust's `{:e}` gives the shortest round-trip digits, nearest the value: "d.ddde<exp>".
-    let (mut digits, mut exp) = split_sci(&format!("{x:e}"));
-    if digits.len() == 1 {
-        let (d2, e2) = split_sci(&format!("{x:.1e}"));
-        let candidate: f64 = format!("{}.{}e{}", &d2[..1], &d2[1..], e2)
-            .parse()
-            .expect("number");
-        if candidate == x {
-            digits = d2.trim_end_matches('0').to_string();
-            if digits.is_empty() {
-                digits = "0".into();
-            }
-            exp = e2;
-        }
-    }
-    // The value is 0.d1d2... * 10^(exp + 1).
-    let body = if (-3..7).contains(&exp) {
-        if exp >= 0 {
-            let e = exp as usize;
-            let int: String = if digits.len() > e + 1 {
-                digits[..e + 1].to_string()
-            } else {
-                format!("{digits:0<width$}", width = e + 1)
-            };
-            let frac = if digits.len() > e + 1 {
-                &digits[e + 1..]
-            } else {
-                "0"
-            };
-            format!("{int}.{frac}")
-        } else {
-            format!("0.{}{digits}", "0".repeat((-exp - 1) as usize))
-        }
-    } else {
-        let frac = if digits.len() > 1 { &digits[1..] } else { "0" };
-        format!("{}.{}E{exp}", &digits[..1], frac)
-    };
-    format!("{sign}{body}")
-}
-
-/// The digits (no dot) and exponent of Rust's scientific form `d.ddde<exp>`.
-fn split_sci(s: &str) -> (String, i32) {
-    let (m, e) = s.split_once('e').expect("scientific");
-    (m.replace('.', ""), e.parse().expect("exponent"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn doubles_as_java_writes_them() {
-        for (v, want) in [
-            (0.1f32 as f64, "0.10000000149011612"),
-            (1.0e-5, "1.0E-5"),
-            (0.125, "0.125"),
-            (1.0, "1.0"),
-            (100.0, "100.0"),
-            (1.0e7, "1.0E7"),
-            (9_999_999.0, "9999999.0"),
-            (0.001, "0.001"),
-            (0.000_999, "9.99E-4"),
-            (-123.456, "-123.456"),
-            (f64::MIN_POSITIVE, "2.2250738585072014E-308"),
-            (4.9e-324, "4.9E-324"),
-            (f64::MAX, "1.7976931348623157E308"),
-            (-0.0, "-0.0"),
-            (f64::NAN, "NaN"),
-            (f64::NEG_INFINITY, "-Infinity"),
-            (1.0e23, "1.0E23"),
-            (123_456_789.0, "1.23456789E8"),
-            (f32::MAX as f64, "3.4028234663852886E38"),
-            (f32::MIN_POSITIVE as f64, "1.1754943508222875E-38"),
-        ] {
-            assert_eq!(java_double(v), want, "{v:e}");
-        }
-    }
 
     #[test]
     fn dates_and_times_as_java_writes_them() {

@@ -14,6 +14,7 @@ pub mod error;
 mod evolve;
 pub mod expr;
 mod fold;
+mod jdouble;
 mod json;
 pub mod lease;
 pub mod log;
