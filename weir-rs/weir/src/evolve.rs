@@ -343,4 +343,53 @@ mod tests {
         assert!(!keeps_statistics(&t("INT"), &t("STRING")));
         assert!(keeps_statistics(&t("VARCHAR(3)"), &t("STRING")));
     }
+
+    fn schema(id: i64, columns: &[(i32, &str, &str)]) -> TableSchema {
+        TableSchema {
+            schema_id: id,
+            created_millis: 0,
+            columns: columns
+                .iter()
+                .map(|&(id, name, t)| crate::types::Column {
+                    id,
+                    name: name.into(),
+                    data_type: DataType::parse(t).unwrap(),
+                })
+                .collect(),
+            primary_key: vec![],
+            partition_keys: vec![],
+            options: Default::default(),
+        }
+    }
+
+    #[test]
+    fn maps_by_field_id_and_refuses_narrowing() {
+        let old = schema(0, &[(0, "a", "INT"), (1, "b", "FLOAT"), (2, "gone", "INT")]);
+        let new = schema(
+            1,
+            &[(3, "added", "INT"), (1, "b2", "DOUBLE"), (0, "a", "STRING")],
+        );
+        let m = Mapping::between(old.clone(), &new, "bucket-0/f.wlog", "/t").unwrap();
+        assert_eq!(m.sources(&[0, 1, 2]), vec![0, 1]);
+        assert!(!m.stats_sound(0) && !m.stats_sound(1) && !m.stats_sound(3));
+        let a: ArrayRef = Arc::new(arrow_array::Int32Array::from(vec![Some(-7), None]));
+        let b: ArrayRef = Arc::new(arrow_array::Float32Array::from(vec![Some(0.1), Some(1e-5)]));
+        let batch = RecordBatch::try_from_iter([("a", a), ("b", b)]).unwrap();
+        let out_schema = crate::merge::schema_of(&new, &[0, 1, 2]);
+        let out = m
+            .map(&new, &[0, 1, 2], &[0, 1], &batch, &out_schema)
+            .unwrap();
+        assert_eq!(out.column(0).null_count(), 2);
+        let d = out.column(1).as_primitive::<Float64Type>();
+        assert_eq!(d.value(0), 0.1f32 as f64);
+        let s = out.column(2).as_string::<i32>();
+        assert_eq!((s.value(0), s.is_null(1)), ("-7", true));
+        // A file written after the widening, read with the version before it.
+        let err = Mapping::between(new, &old, "bucket-0/f.wlog", "/t").unwrap_err();
+        assert!(matches!(&err, Error::SchemaMismatch { column, .. } if column == "a"));
+        assert_eq!(
+            err.to_string(),
+            "Cannot read file bucket-0/f.wlog of table /t: its column 'a' is STRING, which cannot be read as INT (column 'a' of schema 0); the file was written with schema 1, after the column's type was widened: read it with a newer schema"
+        );
+    }
 }
