@@ -33,8 +33,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class CorpusTable {
     final Table table;
     final Path dir;
+
     /** The row type of the table's current schema version (new rows are written with it). */
     RowType type;
+
     final List<Object[]> keys = new ArrayList<>();
 
     /**

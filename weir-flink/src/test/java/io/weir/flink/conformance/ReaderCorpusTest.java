@@ -224,7 +224,10 @@ class ReaderCorpusTest {
                 u ->
                         u.addColumn("added_first", DataTypes.INT(), null, Position.first())
                                 .addColumn(
-                                        "added_after", DataTypes.STRING(), null, Position.after("name"))
+                                        "added_after",
+                                        DataTypes.STRING(),
+                                        null,
+                                        Position.after("name"))
                                 .addColumn("added_last", DataTypes.BIGINT())
                                 .dropColumn("dropped")
                                 .renameColumn("old_name", "new_name"));
