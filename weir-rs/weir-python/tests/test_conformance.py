@@ -20,6 +20,7 @@ TABLES = [
     "engine_partial_update_ignore_delete",
     "engine_aggregation",
     "schema_evolved",
+    "schema_evolved_append",
 ]
 
 

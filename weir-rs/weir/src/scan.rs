@@ -60,23 +60,6 @@ impl Plan {
                 })
                 .collect::<Result<_>>()?,
         };
-        // Files of other schema versions are read through field ids (docs/format.md §6.9).
-        let mut mappings: HashMap<i64, Arc<Mapping>> = HashMap::new();
-        for state in states {
-            for f in &state.files {
-                if f.schema_id == schema.schema_id || mappings.contains_key(&f.schema_id) {
-                    continue;
-                }
-                let written = table.schema_version(f.schema_id)?;
-                let m = Mapping::between(
-                    written,
-                    &schema,
-                    &f.path,
-                    &table.location().display().to_string(),
-                )?;
-                mappings.insert(f.schema_id, Arc::new(m));
-            }
-        }
         let filter = filter.map(|e| e.bind(&schema)).transpose()?;
         let keyed = !schema.primary_key.is_empty();
         let key = if keyed {
@@ -111,7 +94,7 @@ impl Plan {
             }
         }
         let fold = engine.bind(&needed, &key);
-        Ok(Plan {
+        let mut plan = Plan {
             location: table.location().to_path_buf(),
             storage: table.storage().clone(),
             schema,
@@ -121,8 +104,27 @@ impl Plan {
             key,
             fold,
             filter,
-            mappings,
-        })
+            mappings: HashMap::new(),
+        };
+        for state in states {
+            plan.map_versions(table, &state.files)?;
+        }
+        Ok(plan)
+    }
+
+    /// Plans how `files` of schema versions other than the read one read through field ids
+    /// (docs/format.md §6.9); fails naming a file whose column cannot be read as the read type.
+    pub(crate) fn map_versions(&mut self, table: &Table, files: &[DataFile]) -> Result<()> {
+        for f in files {
+            if f.schema_id == self.schema.schema_id || self.mappings.contains_key(&f.schema_id) {
+                continue;
+            }
+            let written = table.schema_version(f.schema_id)?;
+            let location = table.location().display().to_string();
+            let m = Mapping::between(written, &self.schema, &f.path, &location)?;
+            self.mappings.insert(f.schema_id, Arc::new(m));
+        }
+        Ok(())
     }
 
     /// Tasks of one file group of a snapshot read; files of the group pruned where that is safe.
@@ -154,7 +156,9 @@ impl Plan {
         if f.schema_id == self.schema.schema_id {
             None
         } else {
-            Some(self.mappings.get(&f.schema_id).expect("mapping planned"))
+            Some(self.mappings.get(&f.schema_id).unwrap_or_else(|| {
+                panic!("no mapping planned for {} (schema {})", f.path, f.schema_id)
+            }))
         }
     }
 

@@ -256,8 +256,41 @@ class ReaderCorpusTest {
         t.randomCommit(random, 30, 20, 4);
         t.finish();
 
+        // The same for an append-only table (rows read file by file, pruned by statistics, and
+        // changes that follow the commits): a partition, an overwrite after the changes.
+        t =
+                new CorpusTable(
+                        root,
+                        "schema_evolved_append",
+                        Schema.builder()
+                                .column("part", DataTypes.INT())
+                                .column("c_int", DataTypes.INT())
+                                .column("c_float", DataTypes.FLOAT())
+                                .column("s_double", DataTypes.DOUBLE())
+                                .column("s_date", DataTypes.DATE())
+                                .column("name", DataTypes.STRING())
+                                .partitionKeys("part")
+                                .build(),
+                        Map.of());
+        t.overrides.put("part", r -> r.nextInt(2));
+        t.randomCommit(random, 40, 0, 0);
+        t.compact();
+        t.randomCommit(random, 40, 0, 0);
+        t.evolve(
+                u ->
+                        u.updateColumnType("c_int", DataTypes.BIGINT())
+                                .updateColumnType("c_float", DataTypes.STRING())
+                                .updateColumnType("s_double", DataTypes.STRING())
+                                .updateColumnType("s_date", DataTypes.STRING())
+                                .dropColumn("name")
+                                .addColumn("added", DataTypes.STRING(), null, Position.first()));
+        t.randomCommit(random, 40, 0, 0);
+        t.compact();
+        t.randomCommit(random, 20, 0, 0);
+        t.finish();
+
         try (Stream<Path> tables = Files.list(root)) {
-            assertThat(tables.count()).isEqualTo(6 + MergeEngineCorpus.TABLES);
+            assertThat(tables.count()).isEqualTo(7 + MergeEngineCorpus.TABLES);
         }
     }
 
