@@ -29,7 +29,7 @@ fn to_py(e: weir::Error) -> PyErr {
         weir::Error::NotATable(..) => PyFileNotFoundError::new_err(msg),
         weir::Error::Io { .. } => PyIOError::new_err(msg),
         weir::Error::Invalid(_) => PyValueError::new_err(msg),
-        weir::Error::Arrow(_) => WeirError::new_err(msg),
+        weir::Error::Arrow(_) | weir::Error::SchemaMismatch { .. } => WeirError::new_err(msg),
     }
 }
 

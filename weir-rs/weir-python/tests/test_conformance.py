@@ -19,6 +19,8 @@ TABLES = [
     "engine_partial_update",
     "engine_partial_update_ignore_delete",
     "engine_aggregation",
+    "schema_evolved",
+    "schema_evolved_append",
 ]
 
 

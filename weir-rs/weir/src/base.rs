@@ -42,6 +42,19 @@ pub struct BaseBatches {
     reader: ParquetRecordBatchReader,
     order: Vec<usize>,
     schema: SchemaRef,
+    /// What each batch goes through before it is returned (a file of another schema version).
+    map: Option<BatchMap>,
+}
+
+/// A conversion of each batch of a base file.
+pub type BatchMap = Box<dyn Fn(RecordBatch) -> Result<RecordBatch> + Send + Sync>;
+
+impl BaseBatches {
+    /// These batches, each converted by `map`.
+    pub fn mapped(mut self, map: BatchMap) -> BaseBatches {
+        self.map = Some(map);
+        self
+    }
 }
 
 impl Iterator for BaseBatches {
@@ -57,7 +70,11 @@ impl Iterator for BaseBatches {
             .iter()
             .map(|&i| batch.column(i).clone())
             .collect();
-        Some(RecordBatch::try_new(self.schema.clone(), arrays).map_err(Error::from))
+        let batch = RecordBatch::try_new(self.schema.clone(), arrays).map_err(Error::from);
+        Some(match &self.map {
+            Some(map) => batch.and_then(map),
+            None => batch,
+        })
     }
 }
 
@@ -113,6 +130,7 @@ fn open_parquet<R: parquet::file::reader::ChunkReader + 'static>(
         reader,
         order,
         schema: schema.clone(),
+        map: None,
     })
 }
 

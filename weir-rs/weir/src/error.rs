@@ -35,6 +35,14 @@ pub enum Error {
     /// feature.
     #[error("{0}")]
     Invalid(String),
+    /// A file's column cannot be read as the read schema's column: its type was widened after
+    /// the read schema, and values do not narrow (docs/format.md §6.9).
+    #[error("{message}")]
+    SchemaMismatch {
+        path: PathBuf,
+        column: String,
+        message: String,
+    },
     /// An error of the Parquet decoder, with the file it read.
     #[error("Cannot read Parquet file {path}: {message}")]
     Parquet { path: PathBuf, message: String },

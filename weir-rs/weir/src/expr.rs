@@ -264,9 +264,19 @@ impl Bound {
     }
 
     /// Whether a base file with these column statistics might hold matching rows.
-    pub fn file_might_match(&self, schema: &TableSchema, file: &DataFile) -> bool {
+    /// Whether the file's rows might match, by its statistics of the fields (ids) `sound` accepts
+    /// (a file of another schema version: those whose order and texts a widening kept, §6.9).
+    pub fn file_might_match(
+        &self,
+        schema: &TableSchema,
+        file: &DataFile,
+        sound: &dyn Fn(i32) -> bool,
+    ) -> bool {
         self.might_match(&|p| {
             let c = &schema.columns[p];
+            if !sound(c.id) {
+                return None;
+            }
             let s = file.column_stats.get(&c.id)?;
             let parse = |t: &Option<String>| {
                 t.as_ref()

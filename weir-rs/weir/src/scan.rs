@@ -1,6 +1,6 @@
 //! Scans: the plan of a read, its tasks (a file group or a file each), and the stream of batches.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -11,6 +11,7 @@ use arrow_select::filter::filter_record_batch;
 use crate::base::{BATCH_SIZE, BaseBatches};
 use crate::engine::{Engine, Fold};
 use crate::error::{Error, Result};
+use crate::evolve::Mapping;
 use crate::expr::{Bound, Expr};
 use crate::lease::Lease;
 use crate::merge::{self, Decoded, schema_of};
@@ -32,6 +33,8 @@ pub(crate) struct Plan {
     /// How a key's records fold, on the columns `needed`.
     fold: Fold,
     pub(crate) filter: Option<Bound>,
+    /// How files of other schema versions read as `schema`, by their schema id.
+    mappings: HashMap<i64, Arc<Mapping>>,
 }
 
 impl Plan {
@@ -40,7 +43,7 @@ impl Plan {
         schema: TableSchema,
         columns: Option<&[String]>,
         filter: Option<&Expr>,
-        state: &TableState,
+        states: &[&TableState],
     ) -> Result<Plan> {
         let output: Vec<usize> = match columns {
             None => (0..schema.columns.len()).collect(),
@@ -57,43 +60,6 @@ impl Plan {
                 })
                 .collect::<Result<_>>()?,
         };
-        let mut checked: Vec<i64> = vec![state.schema_id];
-        for f in &state.files {
-            if f.schema_id > state.schema_id {
-                return Err(Error::Invalid(format!(
-                    "Cannot read file {} of table {}: it was written with schema {}, newer than the snapshot's schema {}",
-                    f.path,
-                    table.location().display(),
-                    f.schema_id,
-                    state.schema_id
-                )));
-            }
-            // A file of an older version is read with the snapshot's columns, which is right
-            // only if its version differs in options alone (a rescale). Columns changed by
-            // ALTER TABLE (docs/format.md §6.9) need the mapping by field id, not built here yet.
-            if !checked.contains(&f.schema_id) {
-                let older = table.schema_version(f.schema_id)?;
-                let same = |c: &crate::types::Column, d: &crate::types::Column| {
-                    c.id == d.id && c.name == d.name && c.data_type == d.data_type
-                };
-                if older.columns.len() != schema.columns.len()
-                    || !older
-                        .columns
-                        .iter()
-                        .zip(&schema.columns)
-                        .all(|(c, d)| same(c, d))
-                {
-                    return Err(Error::Invalid(format!(
-                        "Cannot read table {}: file {} was written with schema {}, whose columns differ from the snapshot's schema {} (schema evolution, docs/format.md §6.9); this reader does not map columns across schema versions yet",
-                        table.location().display(),
-                        f.path,
-                        f.schema_id,
-                        state.schema_id
-                    )));
-                }
-                checked.push(f.schema_id);
-            }
-        }
         let filter = filter.map(|e| e.bind(&schema)).transpose()?;
         let keyed = !schema.primary_key.is_empty();
         let key = if keyed {
@@ -128,7 +94,7 @@ impl Plan {
             }
         }
         let fold = engine.bind(&needed, &key);
-        Ok(Plan {
+        let mut plan = Plan {
             location: table.location().to_path_buf(),
             storage: table.storage().clone(),
             schema,
@@ -138,7 +104,27 @@ impl Plan {
             key,
             fold,
             filter,
-        })
+            mappings: HashMap::new(),
+        };
+        for state in states {
+            plan.map_versions(table, &state.files)?;
+        }
+        Ok(plan)
+    }
+
+    /// Plans how `files` of schema versions other than the read one read through field ids
+    /// (docs/format.md §6.9); fails naming a file whose column cannot be read as the read type.
+    pub(crate) fn map_versions(&mut self, table: &Table, files: &[DataFile]) -> Result<()> {
+        for f in files {
+            if f.schema_id == self.schema.schema_id || self.mappings.contains_key(&f.schema_id) {
+                continue;
+            }
+            let written = table.schema_version(f.schema_id)?;
+            let location = table.location().display().to_string();
+            let m = Mapping::between(written, &self.schema, &f.path, &location)?;
+            self.mappings.insert(f.schema_id, Arc::new(m));
+        }
+        Ok(())
     }
 
     /// Tasks of one file group of a snapshot read; files of the group pruned where that is safe.
@@ -152,7 +138,9 @@ impl Plan {
             for f in files {
                 if f.kind == FileKind::Base
                     && let Some(b) = &self.filter
-                    && !b.file_might_match(&self.schema, &f)
+                    && !b.file_might_match(&self.schema, &f, &|id| {
+                        self.mapping(&f).is_none_or(|m| m.stats_sound(id))
+                    })
                 {
                     continue;
                 }
@@ -163,14 +151,44 @@ impl Plan {
         }
     }
 
+    /// The mapping of a file of another schema version onto the read schema.
+    fn mapping(&self, f: &DataFile) -> Option<&Arc<Mapping>> {
+        if f.schema_id == self.schema.schema_id {
+            None
+        } else {
+            Some(self.mappings.get(&f.schema_id).unwrap_or_else(|| {
+                panic!("no mapping planned for {} (schema {})", f.path, f.schema_id)
+            }))
+        }
+    }
+
     fn open_base(&self, f: &DataFile) -> Result<BaseBatches> {
-        crate::base::open_base(
-            &self.storage,
-            &self.location.join(&f.path),
-            &self.schema.columns,
-            &self.needed,
-            &schema_of(&self.schema, &self.needed),
-        )
+        let path = self.location.join(&f.path);
+        let schema = schema_of(&self.schema, &self.needed);
+        match self.mapping(f) {
+            None => crate::base::open_base(
+                &self.storage,
+                &path,
+                &self.schema.columns,
+                &self.needed,
+                &schema,
+            ),
+            Some(m) => {
+                let sources = m.sources(&self.needed);
+                let written = schema_of(&m.written, &sources);
+                let batches = crate::base::open_base(
+                    &self.storage,
+                    &path,
+                    &m.written.columns,
+                    &sources,
+                    &written,
+                )?;
+                let (m, read, needed) = (m.clone(), self.schema.clone(), self.needed.clone());
+                Ok(batches.mapped(Box::new(move |b| {
+                    m.map(&read, &needed, &sources, &b, &schema)
+                })))
+            }
+        }
     }
 
     fn index_in_needed(&self, p: usize) -> usize {
@@ -180,9 +198,25 @@ impl Plan {
     fn decode(&self, files: &[DataFile]) -> Result<Decoded> {
         let parts = files
             .iter()
-            .map(|f| merge::read_file(&self.storage, &self.location, &self.schema, f, &self.needed))
+            .map(|f| self.read_file(f))
             .collect::<Result<Vec<_>>>()?;
         merge::concat(&schema_of(&self.schema, &self.needed), parts)
+    }
+
+    /// One file's rows, in the read schema's columns `needed`.
+    fn read_file(&self, f: &DataFile) -> Result<Decoded> {
+        match self.mapping(f) {
+            None => merge::read_file(&self.storage, &self.location, &self.schema, f, &self.needed),
+            Some(m) => {
+                let sources = m.sources(&self.needed);
+                let d = merge::read_file(&self.storage, &self.location, &m.written, f, &sources)?;
+                let schema = schema_of(&self.schema, &self.needed);
+                Ok(Decoded {
+                    batch: m.map(&self.schema, &self.needed, &sources, &d.batch, &schema)?,
+                    kinds: d.kinds,
+                })
+            }
+        }
     }
 
     fn merged(&self, files: &[DataFile]) -> Result<RecordBatch> {

@@ -146,7 +146,7 @@ impl Table {
         let lease = self.lease(id)?;
         let state = self.meta.state(id)?;
         let schema = self.meta.schema(state.schema_id)?;
-        let plan = Plan::new(self, schema, columns, filter, &state)?;
+        let plan = Plan::new(self, schema, columns, filter, &[&state])?;
         let mut tasks = VecDeque::new();
         for (group, files) in state.file_groups() {
             if let Some(b) = &plan.filter
@@ -179,7 +179,17 @@ impl Table {
         let start = self.meta.state(from)?;
         let end = self.meta.state(to)?;
         let schema = self.meta.schema(end.schema_id)?;
-        let plan = Plan::new(self, schema, columns, filter, &end)?;
+        let mut plan = Plan::new(self, schema, columns, filter, &[&start, &end])?;
+        let appended = if plan.keyed {
+            None
+        } else {
+            let (removed, added) =
+                crate::changes::append_only_changes(&self.meta, &start, &end, from, to)?;
+            // Compactions stand for their inputs, which may be live in neither state.
+            plan.map_versions(self, &removed)?;
+            plan.map_versions(self, &added)?;
+            Some((removed, added))
+        };
         let mut tasks = VecDeque::new();
         let keep = |p: &[Option<String>]| -> Result<bool> {
             match &plan.filter {
@@ -203,8 +213,7 @@ impl Table {
                 }
             }
         } else {
-            let (removed, added) =
-                crate::changes::append_only_changes(&self.meta, &start, &end, from, to)?;
+            let (removed, added) = appended.expect("append-only");
             for f in removed {
                 if keep(&f.partition)? {
                     tasks.push_back(Task::Files(vec![f], Some(b"-D")));

@@ -33,7 +33,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class CorpusTable {
     final Table table;
     final Path dir;
-    final RowType type;
+
+    /** The row type of the table's current schema version (new rows are written with it). */
+    RowType type;
+
     final List<Object[]> keys = new ArrayList<>();
 
     /**
@@ -121,6 +124,13 @@ final class CorpusTable {
         };
     }
 
+    /** Puts a new schema version in force (docs/format.md §6.9); later rows are written with it. */
+    void evolve(java.util.function.UnaryOperator<io.weir.UpdateSchema> change) {
+        change.apply(table.updateSchema()).commit();
+        table.refresh();
+        type = table.schema().rowType();
+    }
+
     void compact() {
         table.newCompaction().full().execute();
         table.refresh();
@@ -153,8 +163,16 @@ final class CorpusTable {
         }
         StringBuilder manifest = new StringBuilder("{\"snapshots\": [");
         for (long s = first; s <= latest; s++) {
+            // A snapshot reads in the columns of its own schema version.
+            int version = table.snapshot(s).schemaId();
             List<String> rows =
-                    read(WeirSource.builder().location(location()).snapshotId(s).build());
+                    read(
+                            WeirSource.builder()
+                                    .location(location())
+                                    .snapshotId(s)
+                                    .schemaId(version)
+                                    .build(),
+                            table.metadata(version).schema().rowType());
             assertThat(rows).isNotEmpty();
             write(expected.resolve("snapshot-" + s + ".jsonl"), rows);
             manifest.append(s == first ? "" : ", ").append(s);
@@ -170,12 +188,16 @@ final class CorpusTable {
         }
         for (int i = 0; i < ranges.size(); i++) {
             long[] range = ranges.get(i);
+            // Changes read in the columns of the end's schema version.
+            int version = table.snapshot(range[1]).schemaId();
             List<String> rows =
                     read(
                             WeirSource.builder()
                                     .location(location())
                                     .incrementalBetween(range[0], range[1])
-                                    .build());
+                                    .schemaId(version)
+                                    .build(),
+                            table.metadata(version).schema().rowType());
             write(expected.resolve("changes-" + range[0] + "-" + range[1] + ".jsonl"), rows);
             manifest.append(i == 0 ? "" : ", ")
                     .append("[")

@@ -1,6 +1,7 @@
 package io.weir.flink.conformance;
 
 import io.weir.Schema;
+import io.weir.UpdateSchema.Position;
 import io.weir.types.DataTypes;
 
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -188,9 +189,10 @@ class ReaderCorpusTest {
 
         MergeEngineCorpus.write(root, random);
 
-        // Schema evolution: a column added after two commits (a SCHEMA commit, files of the old
-        // version under the new one). The native readers do not map versions yet: they read the
-        // first snapshots and refuse the last one with an error naming the file.
+        // Schema evolution (docs/format.md §6.9): columns added (FIRST, AFTER, last), dropped and
+        // renamed, types widened (integers, FLOAT -> DOUBLE, DECIMAL precision, VARCHAR length)
+        // and turned into STRING, with files of each version before and after each change, some
+        // compacted in between; every snapshot reads in its own version's columns.
         t =
                 new CorpusTable(
                         root,
@@ -198,17 +200,97 @@ class ReaderCorpusTest {
                         Schema.builder()
                                 .column("id", DataTypes.INT().notNull())
                                 .column("name", DataTypes.STRING())
+                                .column("c_int", DataTypes.INT())
+                                .column("c_float", DataTypes.FLOAT())
+                                .column("c_decimal", DataTypes.DECIMAL(5, 2))
+                                .column("c_varchar", DataTypes.VARCHAR(10))
+                                .column("dropped", DataTypes.INT())
+                                .column("old_name", DataTypes.BIGINT())
+                                .column("s_int", DataTypes.INT())
+                                .column("s_float", DataTypes.FLOAT())
+                                .column("s_double", DataTypes.DOUBLE())
+                                .column("s_decimal", DataTypes.DECIMAL(20, 4))
+                                .column("s_date", DataTypes.DATE())
+                                .column("s_ts3", DataTypes.TIMESTAMP(3))
+                                .column("s_ts6", DataTypes.TIMESTAMP(6))
+                                .column("s_boolean", DataTypes.BOOLEAN())
                                 .primaryKey("id")
                                 .build(),
-                        Map.of("bucket", "1"));
+                        Map.of("bucket", "2"));
         t.randomCommit(random, 30, 20, 4);
+        t.compact();
         t.randomCommit(random, 30, 20, 4);
-        t.table.updateSchema().addColumn("added", DataTypes.BIGINT()).commit();
-        t.table.refresh();
+        t.evolve(
+                u ->
+                        u.addColumn("added_first", DataTypes.INT(), null, Position.first())
+                                .addColumn(
+                                        "added_after",
+                                        DataTypes.STRING(),
+                                        null,
+                                        Position.after("name"))
+                                .addColumn("added_last", DataTypes.BIGINT())
+                                .dropColumn("dropped")
+                                .renameColumn("old_name", "new_name"));
+        t.randomCommit(random, 30, 20, 4);
+        t.evolve(
+                u ->
+                        u.updateColumnType("c_int", DataTypes.BIGINT())
+                                .updateColumnType("c_float", DataTypes.DOUBLE())
+                                .updateColumnType("c_decimal", DataTypes.DECIMAL(9, 2))
+                                .updateColumnType("c_varchar", DataTypes.VARCHAR(20))
+                                .updateColumnType("s_int", DataTypes.STRING())
+                                .updateColumnType("s_float", DataTypes.STRING())
+                                .updateColumnType("s_double", DataTypes.STRING())
+                                .updateColumnType("s_decimal", DataTypes.STRING())
+                                .updateColumnType("s_date", DataTypes.STRING())
+                                .updateColumnType("s_ts3", DataTypes.STRING())
+                                .updateColumnType("s_ts6", DataTypes.STRING())
+                                .updateColumnType("s_boolean", DataTypes.STRING()));
+        t.randomCommit(random, 30, 20, 4);
+        t.compact();
+        // Only base files of an older version: read without a merge, mapped.
+        t.evolve(
+                u ->
+                        u.updateColumnType("c_float", DataTypes.STRING())
+                                .addColumn("dropped", DataTypes.INT()));
+        t.randomCommit(random, 30, 20, 4);
+        t.finish();
+
+        // The same for an append-only table (rows read file by file, pruned by statistics, and
+        // changes that follow the commits): a partition, an overwrite after the changes.
+        t =
+                new CorpusTable(
+                        root,
+                        "schema_evolved_append",
+                        Schema.builder()
+                                .column("part", DataTypes.INT())
+                                .column("c_int", DataTypes.INT())
+                                .column("c_float", DataTypes.FLOAT())
+                                .column("s_double", DataTypes.DOUBLE())
+                                .column("s_date", DataTypes.DATE())
+                                .column("name", DataTypes.STRING())
+                                .partitionKeys("part")
+                                .build(),
+                        Map.of());
+        t.overrides.put("part", r -> r.nextInt(2));
+        t.randomCommit(random, 40, 0, 0);
+        t.compact();
+        t.randomCommit(random, 40, 0, 0);
+        t.evolve(
+                u ->
+                        u.updateColumnType("c_int", DataTypes.BIGINT())
+                                .updateColumnType("c_float", DataTypes.STRING())
+                                .updateColumnType("s_double", DataTypes.STRING())
+                                .updateColumnType("s_date", DataTypes.STRING())
+                                .dropColumn("name")
+                                .addColumn("added", DataTypes.STRING(), null, Position.first()));
+        t.randomCommit(random, 40, 0, 0);
+        t.compact();
+        t.randomCommit(random, 20, 0, 0);
         t.finish();
 
         try (Stream<Path> tables = Files.list(root)) {
-            assertThat(tables.count()).isEqualTo(6 + MergeEngineCorpus.TABLES);
+            assertThat(tables.count()).isEqualTo(7 + MergeEngineCorpus.TABLES);
         }
     }
 
