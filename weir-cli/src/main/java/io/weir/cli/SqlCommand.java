@@ -130,13 +130,7 @@ public final class SqlCommand implements Callable<Integer> {
             return FAILED;
         }
         try (FlinkSession session = new FlinkSession(configuration)) {
-            ResultPrinter printer =
-                    format.newPrinter(
-                            out,
-                            () ->
-                                    session.tableEnvironment()
-                                            .getConfig()
-                                            .get(TableConfigOptions.DISPLAY_MAX_COLUMN_WIDTH));
+            ResultPrinter printer = printer(session, out);
             new ScriptRunner(session, printer, err).run(statements);
             return 0;
         } catch (StatementException e) {
@@ -152,16 +146,20 @@ public final class SqlCommand implements Callable<Integer> {
         }
     }
 
+    /** Prints results in the chosen format, as wide as the session's display option allows. */
+    private ResultPrinter printer(FlinkSession session, PrintWriter out) {
+        return format.newPrinter(
+                out,
+                () ->
+                        session.tableEnvironment()
+                                .getConfig()
+                                .get(TableConfigOptions.DISPLAY_MAX_COLUMN_WIDTH));
+    }
+
     /** The interactive mode; exits with {@link #FAILED} if any statement failed. */
     private int interactive(PrintWriter out, PrintWriter err, boolean terminal) {
         try (FlinkSession session = new FlinkSession(configuration)) {
-            ResultPrinter printer =
-                    format.newPrinter(
-                            out,
-                            () ->
-                                    session.tableEnvironment()
-                                            .getConfig()
-                                            .get(TableConfigOptions.DISPLAY_MAX_COLUMN_WIDTH));
+            ResultPrinter printer = printer(session, out);
             BufferedReader in =
                     new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
             int failed =
