@@ -96,7 +96,13 @@ public final class TableMetadataParser {
         } catch (IllegalArgumentException | ValidationException e) {
             throw root.invalid(OPTIONS, e.getMessage());
         }
-        return new TableMetadata(schemaId, schema, options, created);
+        try {
+            return new TableMetadata(schemaId, schema, options, created);
+        } catch (IllegalArgumentException | ValidationException e) {
+            // The schema and options parse, but do not fit together (e.g. an option naming a
+            // column the schema lacks): the file is damaged, not the caller's input.
+            throw root.invalid(OPTIONS, e.getMessage());
+        }
     }
 
     /** Optional (tables created before schema evolution): the largest id of the fields. */
