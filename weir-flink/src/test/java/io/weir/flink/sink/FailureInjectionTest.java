@@ -127,7 +127,8 @@ class FailureInjectionTest {
                 .every(Point.COMMIT_AMBIGUOUS, PER_POINT, 5, random)
                 .every(Point.AFTER_COMMIT, PER_POINT, 5, random)
                 .every(Point.COMPACTION, PER_POINT, 3, random)
-                .every(Point.COMPACTION_COMMIT, PER_POINT, 2, random);
+                // From the first one: a short job may see only a couple of compaction commits.
+                .every(Point.COMPACTION_COMMIT, PER_POINT, 1, random);
     }
 
     private Table create(String name, io.weir.Schema schema, int buckets) {
@@ -166,7 +167,9 @@ class FailureInjectionTest {
                         WatermarkStrategy.noWatermarks(),
                         "changes")
                 .setParallelism(1)
-                .map(new Changes.Generator(keyed, KEYS, 16), sink.inputType())
+                // Paced so the job spans enough checkpoints (log files) for in-job compaction to
+                // commit a few times even on a fast machine: its failure points need that.
+                .map(new Changes.Generator(keyed, KEYS, 6), sink.inputType())
                 .setParallelism(1)
                 .sinkTo(sink)
                 .setParallelism(3);
@@ -196,13 +199,14 @@ class FailureInjectionTest {
         env.execute("failure injection into " + table.location());
         return String.format(
                 "%s: %d ms, %d commits, %d committables found already committed, fired %s,"
-                        + " not reached %s",
+                        + " not reached %s, %d compaction commits",
                 Path.of(table.location()).getFileName(),
                 (System.nanoTime() - start) / 1_000_000,
                 Tables.load(table.location()).currentSnapshot().id(),
                 plan.alreadyCommitted(),
                 plan.fired(),
-                plan.unfired());
+                plan.unfired(),
+                plan.count(Point.COMPACTION_COMMIT));
     }
 
     private static void add(Map<Point, Long> fired, FailureHook.Plan plan) {
