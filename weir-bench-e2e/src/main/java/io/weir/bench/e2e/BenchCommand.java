@@ -29,13 +29,22 @@ import java.util.concurrent.Callable;
                     + " one JSON line of figures (docs/benchmark.md).",
             "  weir bench --sink weir|paimon|hudi|blackhole|shuffle|blackhole117 --schema 1|2|3|4"
                     + " [--rows N]",
-            "  weir bench --all [--rows-scale F] [--repeat R]   (writes BENCHMARKS.md)"
+            "  weir bench --all [--rows-scale F] [--repeat R]   (writes BENCHMARKS.md)",
+            "  weir bench --flink 2.3 ...   (the same on Flink 2.3: weir, paimon and blackhole)"
         })
 public final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--sink",
             description = "weir, paimon, hudi, blackhole, shuffle or blackhole117")
     String sink;
+
+    @Option(
+            names = "--flink",
+            defaultValue = "1.20",
+            description =
+                    "the Flink the sinks run on: 1.20 (default; Hudi on 1.17) or 2.3 (weir,"
+                            + " paimon, blackhole)")
+    String flink;
 
     @Option(names = "--schema", description = "1, 2, 3 or 4 (schema1 ... schema4)")
     String schema;
@@ -206,7 +215,12 @@ public final class BenchCommand implements Callable<Integer> {
         RunSetup setup =
                 new RunSetup(
                         parallelism, buckets, checkpointIntervalMs, heap, bulkInsert, sourceKind);
+        List<SinkKind> flinkSinks = flinkSinks();
         if (warehouse != null) {
+            if (!flink.equals("1.20")) {
+                throw new CommandLine.ParameterException(
+                        new CommandLine(this), "--warehouse runs on Flink 1.20 only: no --flink");
+            }
             if (bulkInsert || lifecycle) {
                 throw new CommandLine.ParameterException(
                         new CommandLine(this),
@@ -240,8 +254,8 @@ public final class BenchCommand implements Callable<Integer> {
             Suite suite =
                     new Suite(
                             sinks == null
-                                    ? List.of(SinkKind.values())
-                                    : sinks.stream().map(SinkKind::parse).toList(),
+                                    ? flinkSinks
+                                    : sinks.stream().map(this::sinkKind).toList(),
                             schemas == null
                                     ? Arrays.asList(Workload.values())
                                     : schemas.stream().map(Workload::parse).toList(),
@@ -282,7 +296,7 @@ public final class BenchCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(
                     new CommandLine(this), "Give --sink and --schema, or --all");
         }
-        SinkKind kind = SinkKind.parse(sink);
+        SinkKind kind = sinkKind(sink);
         Workload workload = Workload.parse(schema);
         long n = rows != null ? rows : Runs.defaultRows(kind, workload, 1);
         List<Phase> phases = Runs.phases(kind, lifecycle, !noVerify);
@@ -296,9 +310,30 @@ public final class BenchCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** The sinks of {@code --flink}'s line, or a usage error naming the lines. */
+    private List<SinkKind> flinkSinks() {
+        try {
+            return SinkKind.onFlink(flink);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+        }
+    }
+
+    /** A sink named on the command line, on {@code --flink}'s line: weir is weir2 on 2.3. */
+    private SinkKind sinkKind(String name) {
+        try {
+            return SinkKind.parse(name).on(flink);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+        }
+    }
+
     /** The command line of the suite, for the report. */
     String describeSuite() {
         StringBuilder s = new StringBuilder("./weir bench --all");
+        if (!flink.equals("1.20")) {
+            s.append(" --flink ").append(flink);
+        }
         if (rowsScale != 1) {
             s.append(" --rows-scale ").append(rowsScale);
         }

@@ -316,7 +316,10 @@ final class ReportWriter {
     /** The medians of a sink on a workload (at {@code rows}, or any rows if negative). */
     static SinkMedians find(List<SinkMedians> medians, SinkKind sink, Workload w, long rows) {
         for (SinkMedians m : medians) {
-            if (m.sink() == sink && m.workload() == w && (rows < 0 || m.rows() == rows)) {
+            // By what the sink is: a suite runs on one Flink line (weir2 is weir there).
+            if (m.sink().system() == sink.system()
+                    && m.workload() == w
+                    && (rows < 0 || m.rows() == rows)) {
                 return m;
             }
         }
@@ -331,7 +334,10 @@ final class ReportWriter {
     static String shortName(SinkKind sink) {
         return switch (sink) {
             case WEIR -> "Weir";
+            case WEIR2 -> "Weir (Flink 2.3)";
             case PAIMON -> "Paimon 1.3.1";
+            case PAIMON2 -> "Paimon 2.0.0 (Flink 2.3)";
+            case BLACKHOLE2 -> "blackhole (Flink 2.3)";
             case HUDI -> "Hudi 0.14.0";
             case BLACKHOLE -> "blackhole";
             case SHUFFLE -> "bucket shuffle";

@@ -1,8 +1,9 @@
 package io.weir.cli.sql;
 
+import io.weir.cli.compat.FlinkInternals;
+
 import org.apache.flink.api.dag.Pipeline;
 import org.apache.flink.client.ClientUtils;
-import org.apache.flink.client.deployment.executors.PipelineExecutorUtils;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
@@ -61,7 +62,7 @@ final class EmbeddedCluster implements PipelineExecutorServiceLoader, AutoClosea
     private CompletableFuture<JobClient> execute(
             Pipeline pipeline, Configuration configuration, ClassLoader classLoader)
             throws Exception {
-        JobGraph jobGraph = PipelineExecutorUtils.getJobGraph(pipeline, configuration, classLoader);
+        JobGraph jobGraph = FlinkInternals.jobGraph(pipeline, configuration, classLoader);
         MiniCluster cluster = clusterFor(configuration, jobGraph.getMaximumParallelism());
         return cluster.submitJob(jobGraph)
                 .thenApply(

@@ -1,5 +1,7 @@
 package io.weir.cli.sql;
 
+import io.weir.cli.compat.FlinkInternals;
+
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.DeploymentOptions;
@@ -100,8 +102,7 @@ public final class FlinkSession implements AutoCloseable {
         EnvironmentSettings settings =
                 EnvironmentSettings.newInstance().withConfiguration(config).build();
         CatalogStoreFactory storeFactory =
-                TableFactoryUtil.findAndCreateCatalogStoreFactory(config, classLoader);
-        storeFactory.open(TableFactoryUtil.buildCatalogStoreFactoryContext(config, classLoader));
+                FlinkInternals.openCatalogStoreFactory(config, classLoader);
         CatalogStore store = storeFactory.createCatalogStore();
         this.catalogManager =
                 CatalogManager.newBuilder()

@@ -6,6 +6,7 @@ import io.weir.TableWrite;
 import io.weir.Tables;
 import io.weir.exceptions.ValidationException;
 import io.weir.flink.FlinkRows;
+import io.weir.flink.compat.VersionedSink;
 import io.weir.flink.sink.internal.BucketPartitioner;
 import io.weir.flink.sink.internal.CommitAggregator;
 import io.weir.flink.sink.internal.CommitPlan;
@@ -21,8 +22,6 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
-import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.configuration.ExecutionOptions;
@@ -94,7 +93,7 @@ import javax.annotation.Nullable;
  * <p>Immutable and serializable; build it with {@link #builder()}.
  */
 public final class WeirSink
-        implements Sink<RowData>,
+        implements VersionedSink<RowData>,
                 SupportsCommitter<WeirCommittable>,
                 SupportsPreWriteTopology<RowData>,
                 SupportsPreCommitTopology<WeirWriteResult, WeirCommittable>,
@@ -169,17 +168,6 @@ public final class WeirSink
     /** The type the input stream must have. */
     public TypeInformation<RowData> inputType() {
         return InternalTypeInfo.of(rowType);
-    }
-
-    /**
-     * Flink 1.20's deprecated abstract variant; the runtime calls {@link
-     * #createWriter(WriterInitContext)}. No {@code @Override}, so that the class ports to Flink 2,
-     * where this method is gone, by deleting it.
-     */
-    @SuppressWarnings("deprecation")
-    public SinkWriter<RowData> createWriter(Sink.InitContext context) {
-        throw new UnsupportedOperationException(
-                "Weir's sink writer is created with createWriter(WriterInitContext)");
     }
 
     @Override

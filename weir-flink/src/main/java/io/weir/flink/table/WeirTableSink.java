@@ -11,6 +11,7 @@ import org.apache.flink.table.connector.sink.SinkV2Provider;
 import org.apache.flink.table.connector.sink.abilities.SupportsOverwrite;
 import org.apache.flink.table.connector.sink.abilities.SupportsPartitioning;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.RowKind;
 
 import javax.annotation.Nullable;
 
@@ -74,7 +75,10 @@ public final class WeirTableSink
 
     @Override
     public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
-        return version.schema().hasPrimaryKey()
+        // An insert-only query needs no upsert handling from the planner: the writer upserts
+        // inserts by key anyway. Declaring upsert mode for it would make Flink 2.3 demand an ON
+        // CONFLICT clause (its upsert key, none, differs from the table's primary key).
+        return version.schema().hasPrimaryKey() && !requestedMode.containsOnly(RowKind.INSERT)
                 ? ChangelogMode.upsert()
                 : ChangelogMode.insertOnly();
     }

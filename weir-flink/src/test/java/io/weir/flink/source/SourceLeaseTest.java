@@ -10,6 +10,7 @@ import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -275,12 +276,12 @@ class SourceLeaseTest {
 
         static RunningJob start(WeirSource source, long sleepMillisPerRow) throws Exception {
             Configuration conf = new Configuration();
+            conf.set(PipelineOptions.GENERIC_TYPES, false);
             conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
             StreamExecutionEnvironment env =
                     StreamExecutionEnvironment.getExecutionEnvironment(conf);
             env.setParallelism(1);
             env.enableCheckpointing(200);
-            env.getConfig().disableGenericTypes();
             CloseableIterator<RowData> iterator =
                     env.fromSource(source, WatermarkStrategy.noWatermarks(), "weir")
                             .map(new Throttle(sleepMillisPerRow), source.getProducedType())

@@ -6,6 +6,8 @@ import io.weir.expressions.Expressions;
 
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
@@ -227,10 +229,11 @@ class WeirSourceBatchTest {
     }
 
     private static List<List<Object>> read(WeirSource source, int parallelism) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        Configuration conf = new Configuration();
+        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
         env.setParallelism(parallelism);
-        env.getConfig().disableGenericTypes();
         List<List<Object>> rows = new ArrayList<>();
         try (CloseableIterator<RowData> it =
                 env.fromSource(source, WatermarkStrategy.noWatermarks(), "weir")

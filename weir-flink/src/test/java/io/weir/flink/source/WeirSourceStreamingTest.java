@@ -13,6 +13,7 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -235,6 +236,7 @@ class WeirSourceStreamingTest {
         /** Starts the source with parallelism 2, failing once after {@code failAfter} rows. */
         static Job start(WeirSource source, long failAfter) throws Exception {
             Configuration conf = new Configuration();
+            conf.set(PipelineOptions.GENERIC_TYPES, false);
             conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
             conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
             conf.set(
@@ -244,7 +246,6 @@ class WeirSourceStreamingTest {
                     StreamExecutionEnvironment.getExecutionEnvironment(conf);
             env.setParallelism(2);
             env.enableCheckpointing(200);
-            env.getConfig().disableGenericTypes();
             DataStream<RowData> stream =
                     env.fromSource(source, WatermarkStrategy.noWatermarks(), "weir");
             if (failAfter >= 0) {

@@ -21,7 +21,8 @@ final class Environments {
         conf.put("execution.checkpointing.interval", settings.checkpointIntervalMs() + " ms");
         conf.put("execution.checkpointing.mode", "EXACTLY_ONCE");
         conf.put("state.backend.type", "hashmap");
-        if (settings.sink() == SinkKind.WEIR || settings.sink() == SinkKind.PAIMON) {
+        if (settings.sink().system() == SinkKind.WEIR
+                || settings.sink().system() == SinkKind.PAIMON) {
             // Records each commit's duration from the sinks' committer metrics (CommitProbe).
             conf.put(
                     "metrics.reporter." + CommitProbe.NAME + ".factory.class",

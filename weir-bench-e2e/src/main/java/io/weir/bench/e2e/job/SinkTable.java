@@ -45,8 +45,8 @@ public final class SinkTable {
             int buckets,
             RemoteWarehouse remote) {
         if (remote != null
-                && kind != SinkKind.WEIR
-                && kind != SinkKind.PAIMON
+                && kind.system() != SinkKind.WEIR
+                && kind.system() != SinkKind.PAIMON
                 && kind.writesTable()) {
             throw new IllegalArgumentException(
                     "Only weir and paimon run with a warehouse on an object store, not "
@@ -64,13 +64,13 @@ public final class SinkTable {
     public Map<String, String> options() {
         Map<String, String> options = new LinkedHashMap<>();
         switch (kind) {
-            case WEIR -> {
+            case WEIR, WEIR2 -> {
                 options.put("bucket", String.valueOf(buckets));
                 options.put("write-only", "true");
                 // Paimon's compression class (Weir's default is zstd); its log files are LZ4.
                 options.put("file.compression", "snappy");
             }
-            case PAIMON -> {
+            case PAIMON, PAIMON2 -> {
                 options.put("bucket", String.valueOf(buckets));
                 options.put("write-only", "true");
                 options.put("file.format", "parquet");
@@ -87,7 +87,7 @@ public final class SinkTable {
                 options.put("compaction.async.enabled", "false");
                 options.put("write.tasks", String.valueOf(parallelism));
             }
-            case BLACKHOLE, BLACKHOLE117 -> options.put("connector", "blackhole");
+            case BLACKHOLE, BLACKHOLE2, BLACKHOLE117 -> options.put("connector", "blackhole");
             case SHUFFLE -> {
                 options.put("connector", "weir-bench-shuffle");
                 options.put("buckets", String.valueOf(buckets));
@@ -106,12 +106,12 @@ public final class SinkTable {
      */
     public String bulkInsertHint() {
         return switch (kind) {
-            case WEIR -> "/*+ OPTIONS('write.mode' = 'bulk-insert') */";
+            case WEIR, WEIR2 -> "/*+ OPTIONS('write.mode' = 'bulk-insert') */";
             case HUDI ->
                     "/*+ OPTIONS('write.operation' = 'bulk_insert',"
                             + " 'write.bulk_insert.shuffle_input' = 'true',"
                             + " 'write.bulk_insert.sort_input' = 'false') */";
-            case PAIMON, BLACKHOLE, SHUFFLE, BLACKHOLE117 -> "";
+            case PAIMON, PAIMON2, BLACKHOLE, BLACKHOLE2, SHUFFLE, BLACKHOLE117 -> "";
         };
     }
 
@@ -127,7 +127,7 @@ public final class SinkTable {
                         + ") WITH "
                         + with();
         return switch (kind) {
-            case WEIR ->
+            case WEIR, WEIR2 ->
                     List.of(
                             "CREATE CATALOG weir WITH ('type' = 'weir', 'warehouse' = '"
                                     + (remote != null ? remote.uri() : warehouse().toString())
@@ -135,7 +135,7 @@ public final class SinkTable {
                                     + catalogOptions(remote == null ? Map.of() : remote.options())
                                     + ")",
                             create);
-            case PAIMON ->
+            case PAIMON, PAIMON2 ->
                     List.of(
                             "CREATE CATALOG paimon WITH ('type' = 'paimon', 'warehouse' = '"
                                     + (remote != null
@@ -146,16 +146,16 @@ public final class SinkTable {
                                             remote == null ? Map.of() : remote.paimonOptions())
                                     + ")",
                             create);
-            case HUDI, BLACKHOLE, SHUFFLE, BLACKHOLE117 -> List.of(create);
+            case HUDI, BLACKHOLE, BLACKHOLE2, SHUFFLE, BLACKHOLE117 -> List.of(create);
         };
     }
 
     /** The table's name in SQL. */
     String qualifiedName() {
         return switch (kind) {
-            case WEIR -> "weir.`default`." + NAME;
-            case PAIMON -> "paimon.`default`." + NAME;
-            case HUDI, BLACKHOLE, SHUFFLE, BLACKHOLE117 ->
+            case WEIR, WEIR2 -> "weir.`default`." + NAME;
+            case PAIMON, PAIMON2 -> "paimon.`default`." + NAME;
+            case HUDI, BLACKHOLE, BLACKHOLE2, SHUFFLE, BLACKHOLE117 ->
                     "default_catalog.default_database." + NAME;
         };
     }
@@ -172,9 +172,9 @@ public final class SinkTable {
                     : remote.files().resolve("default.db").resolve(NAME);
         }
         return switch (kind) {
-            case WEIR, PAIMON -> warehouse().resolve("default.db").resolve(NAME);
+            case WEIR, WEIR2, PAIMON, PAIMON2 -> warehouse().resolve("default.db").resolve(NAME);
             case HUDI -> dir.resolve(NAME);
-            case BLACKHOLE, SHUFFLE, BLACKHOLE117 -> null;
+            case BLACKHOLE, BLACKHOLE2, SHUFFLE, BLACKHOLE117 -> null;
         };
     }
 

@@ -25,7 +25,7 @@ final class TableCompaction {
         String parallelism = String.valueOf(table.parallelism());
         String dir = table.tableDir().toString();
         switch (table.kind()) {
-            case WEIR ->
+            case WEIR, WEIR2 ->
                     runMain(
                             "io.weir.flink.compaction.CompactionJob",
                             "--table",
@@ -33,7 +33,7 @@ final class TableCompaction {
                             "--full",
                             "--parallelism",
                             parallelism);
-            case PAIMON ->
+            case PAIMON, PAIMON2 ->
                     batch.executeSql(
                                     "CALL paimon.sys.compact(`table` => 'default."
                                             + SinkTable.NAME
@@ -49,7 +49,7 @@ final class TableCompaction {
                             "1",
                             "--compaction-tasks",
                             parallelism);
-            case BLACKHOLE, SHUFFLE, BLACKHOLE117 ->
+            case BLACKHOLE, BLACKHOLE2, SHUFFLE, BLACKHOLE117 ->
                     throw new IllegalArgumentException(
                             table.kind().id() + " writes no table: nothing to compact");
         }

@@ -1,6 +1,7 @@
 package io.weir.flink.sink.internal;
 
 import io.weir.DataFile;
+import io.weir.flink.compat.RuntimeCompat;
 import io.weir.flink.sink.WeirCommittable;
 import io.weir.flink.sink.WeirWriteResult;
 
@@ -35,8 +36,8 @@ import java.util.UUID;
  * checkpoint {@code n} and commits them when it completes. Results of an aborted checkpoint simply
  * join the next one. Nothing is pending at a snapshot, so this operator keeps no results in state.
  *
- * <p><b>End of input.</b> Flink 1.20.3 tags a writer's final results with its last checkpoint id
- * plus one (not {@code EOI}). The final committable takes the largest of that tag and the last
+ * <p><b>End of input.</b> Flink 1.20 and 2.3 tag a writer's final results with its last checkpoint
+ * id plus one (not {@code EOI}). The final committable takes the largest of that tag and the last
  * barrier plus one: never above the final checkpoint (streaming, committed when it completes), and
  * committed at end of input in batch mode.
  *
@@ -102,7 +103,7 @@ public final class CommitAggregator
                         + getRuntimeContext().getJobInfo().getJobId()
                         + "-"
                         + getOperatorID();
-        if (getRuntimeContext().isCheckpointingEnabled()) {
+        if (RuntimeCompat.checkpointingEnabled(getRuntimeContext())) {
             id += "-" + UUID.randomUUID().toString().substring(0, 8);
         }
         return id;

@@ -2,6 +2,7 @@ package io.weir.flink.sink.internal;
 
 import io.weir.DataFile;
 import io.weir.Partition;
+import io.weir.flink.compat.HarnessCompat;
 import io.weir.flink.sink.TestFiles;
 import io.weir.flink.sink.WeirCommittable;
 import io.weir.flink.sink.WeirCommittableSerializer;
@@ -35,7 +36,7 @@ class CommitAggregatorTest {
                 new OneInputStreamOperatorTestHarness<
                         CommittableMessage<WeirWriteResult>, CommittableMessage<WeirCommittable>>(
                         new CommitAggregator("user", plan));
-        harness.getStreamConfig().setCheckpointingEnabled(checkpointing);
+        HarnessCompat.setCheckpointing(harness, checkpointing);
         harness.setup(
                 CommittableMessageTypeInfo.of(WeirCommittableSerializer::new)
                         .createSerializer(harness.getExecutionConfig().getSerializerConfig()));
@@ -115,7 +116,7 @@ class CommitAggregatorTest {
         }
     }
 
-    /** Flink 1.20.3 tags a writer's final results with its last checkpoint id + 1. */
+    /** Flink 1.20 and 2.3 tag a writer's final results with its last checkpoint id + 1. */
     @Test
     void endOfInputCommitsAfterTheLastCheckpoint() throws Exception {
         try (var harness = harness(CommitPlan.append(), true, null)) {
