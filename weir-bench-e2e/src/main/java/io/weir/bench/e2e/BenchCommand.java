@@ -310,22 +310,14 @@ public final class BenchCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The sinks of {@code --flink}'s line, or a usage error naming the lines. */
+    /** The sinks of {@code --flink}'s line (an unknown line is a usage error). */
     private List<SinkKind> flinkSinks() {
-        try {
-            return SinkKind.onFlink(flink);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
-        }
+        return SinkKind.onFlink(flink);
     }
 
     /** A sink named on the command line, on {@code --flink}'s line: weir is weir2 on 2.3. */
     private SinkKind sinkKind(String name) {
-        try {
-            return SinkKind.parse(name).on(flink);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
-        }
+        return SinkKind.parse(name).on(flink);
     }
 
     /** The command line of the suite, for the report. */

@@ -13,8 +13,9 @@ import java.util.stream.Stream;
 
 /**
  * The jars of the child JVMs, as the build left them: {@code bench-lib/<set>/} folders under the
- * target folders of weir-bench-e2e (weir, paimon, hudi, hadoop) and of its flink-1.20 and
- * flink-1.17 modules, plus weir-bench-e2e's own jar (the child's main class and the source).
+ * target folders of weir-bench-e2e (weir, weir-2, paimon, paimon-2, hudi, hadoop) and of its
+ * flink-1.20, flink-1.17 and flink-2.3 modules, plus weir-bench-e2e's own jar (the child's main
+ * class and the source).
  */
 final class BenchLibs {
     private final Path benchJar;
@@ -33,7 +34,8 @@ final class BenchLibs {
                 List.of(
                         module.resolve("target/bench-lib"),
                         module.resolve("flink-1.20/target/bench-lib"),
-                        module.resolve("flink-1.17/target/bench-lib")));
+                        module.resolve("flink-1.17/target/bench-lib"),
+                        module.resolve("flink-2.3/target/bench-lib")));
     }
 
     /** The child's classpath for a sink: this module's jar, the connector's sets, Flink's set. */

@@ -336,7 +336,7 @@ final class ReportWriter {
             case WEIR -> "Weir";
             case WEIR2 -> "Weir (Flink 2.3)";
             case PAIMON -> "Paimon 1.3.1";
-            case PAIMON2 -> "Paimon 2.0.0 (Flink 2.3)";
+            case PAIMON2 -> "Paimon 1.4.2 (Flink 2.3)";
             case BLACKHOLE2 -> "blackhole (Flink 2.3)";
             case HUDI -> "Hudi 0.14.0";
             case BLACKHOLE -> "blackhole";

@@ -1,5 +1,6 @@
 package io.weir.bench.e2e;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -27,10 +28,26 @@ class BenchCommandTest {
                         + " shuffle or blackhole117",
                 "--schema | 5 | Unknown schema '5': expected 1, 2, 3, 4 or schema1 ... schema4",
                 "--source | kafka | Unknown source 'kafka': expected gen or datagen",
+                "--flink | 1.19 | Unknown Flink version '1.19': the benchmark runs on Flink 1.20"
+                        + " or 2.3",
             })
     void badValuesAreUsageErrors(String option, String value, String message) {
+        assertUsageError(option, value, "weir", message);
+    }
+
+    @Test
+    void aSinkThatDoesNotRunOnFlink23IsAUsageError() {
+        assertUsageError(
+                "--flink",
+                "2.3",
+                "hudi",
+                "The sink 'hudi' does not run on Flink 2.3; there the sinks are weir, paimon,"
+                        + " blackhole");
+    }
+
+    private void assertUsageError(String option, String value, String sink, String message) {
         Map<String, String> options = new LinkedHashMap<>();
-        options.put("--sink", "weir");
+        options.put("--sink", sink);
         options.put("--schema", "1");
         options.put("--source", "gen");
         options.put("--work-dir", work.toString());

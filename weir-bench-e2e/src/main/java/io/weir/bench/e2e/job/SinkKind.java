@@ -28,7 +28,7 @@ public enum SinkKind {
     BLACKHOLE2("Flink blackhole (Flink 2.3.0)", "2.3.0", List.of()),
     WEIR2("Weir 0.1.0-SNAPSHOT (weir-flink-2 connector jar)", "2.3.0", List.of("weir-2")),
     PAIMON2(
-            "Apache Paimon 2.0.0 (paimon-flink-2.0 + hadoop-client-api/-runtime 3.3.6)",
+            "Apache Paimon 1.4.2 (paimon-flink-2.0 + hadoop-client-api/-runtime 3.3.6)",
             "2.3.0",
             List.of("paimon-2", "hadoop"));
 
@@ -147,7 +147,6 @@ public enum SinkKind {
         throw new IllegalArgumentException(
                 "Unknown sink '"
                         + text
-                        + "': expected weir, paimon, hudi, blackhole, shuffle, blackhole117,"
-                        + " weir2, paimon2 or blackhole2");
+                        + "': expected weir, paimon, hudi, blackhole, shuffle or blackhole117");
     }
 }
