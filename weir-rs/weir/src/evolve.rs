@@ -11,8 +11,8 @@ use arrow_array::types::*;
 use arrow_array::{Array, ArrayRef, RecordBatch, RecordBatchOptions, StringArray, new_null_array};
 use arrow_schema::{DataType as ArrowType, SchemaRef, TimeUnit};
 
+use crate::double_text::double_text;
 use crate::error::{Error, Result};
-use crate::jdouble::java_double;
 use crate::metadata::TableSchema;
 use crate::types::{DataType, TypeRoot};
 use crate::value::civil_from_days;
@@ -226,8 +226,8 @@ fn texts(a: &ArrayRef, from: &DataType) -> ArrayRef {
                 ArrowType::Int16 => a.as_primitive::<Int16Type>().value(i).to_string(),
                 ArrowType::Int32 => a.as_primitive::<Int32Type>().value(i).to_string(),
                 ArrowType::Int64 => a.as_primitive::<Int64Type>().value(i).to_string(),
-                ArrowType::Float32 => java_double(a.as_primitive::<Float32Type>().value(i) as f64),
-                ArrowType::Float64 => java_double(a.as_primitive::<Float64Type>().value(i)),
+                ArrowType::Float32 => double_text(a.as_primitive::<Float32Type>().value(i) as f64),
+                ArrowType::Float64 => double_text(a.as_primitive::<Float64Type>().value(i)),
                 ArrowType::Decimal128(_, s) => {
                     plain_decimal(a.as_primitive::<Decimal128Type>().value(i), *s as u32)
                 }

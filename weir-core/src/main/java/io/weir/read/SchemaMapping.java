@@ -231,10 +231,9 @@ public final class SchemaMapping {
             case INT -> String.valueOf(row.getInt(pos));
             case BIGINT -> String.valueOf(row.getLong(pos));
                 // As the DOUBLE it widens to: a FLOAT column widened to DOUBLE and then to STRING
-                // reads
-                // the same text whether its file was compacted in between or not.
-            case FLOAT -> String.valueOf((double) row.getFloat(pos));
-            case DOUBLE -> String.valueOf(row.getDouble(pos));
+                // reads the same text whether its file was compacted in between or not.
+            case FLOAT -> DoubleTexts.of(row.getFloat(pos));
+            case DOUBLE -> DoubleTexts.of(row.getDouble(pos));
             case DECIMAL -> row.getDecimal(pos, type.precision(), type.scale()).toPlainString();
             case DATE -> LocalDate.ofEpochDay(row.getInt(pos)).toString();
             case TIME -> time(LocalTime.ofNanoOfDay(row.getInt(pos) * 1_000_000L), type);
