@@ -45,25 +45,54 @@ fn split(sci: &str) -> (String, i32) {
     (digits, exp.parse().expect("{:e} exponent"))
 }
 
+/// `m` exactly as `N × 10^x` (`N` not a multiple of 10), if `N` has at most 18 digits (as a tie
+/// between two candidates of at most 17 digits needs); `None` for most values.
+fn short_exact(m: f64) -> Option<(u128, i32)> {
+    let bits = m.to_bits();
+    let biased = (bits >> 52) as i32;
+    let fraction = bits & ((1 << 52) - 1);
+    let mant = if biased == 0 {
+        fraction
+    } else {
+        fraction | 1 << 52
+    };
+    let zeros = mant.trailing_zeros();
+    // m = mant × 2^q with mant odd.
+    let mut mant = (mant >> zeros) as u128;
+    let q = biased.max(1) - 1075 + zeros as i32;
+    let limit = 10u128.pow(18);
+    if q < 0 {
+        // mant × 5^-q × 10^q, and mant × 5^-q is odd.
+        let n = 5u128.checked_pow((-q) as u32)?.checked_mul(mant)?;
+        (n < limit).then_some((n, q))
+    } else {
+        // An integer: its trailing zeros are its factors 5 (of mant) paired with factors 2.
+        let mut x = 0;
+        while x < q && mant.is_multiple_of(5) {
+            mant /= 5;
+            x += 1;
+        }
+        let n = mant
+            .checked_shl((q - x) as u32)
+            .filter(|n| n >> (q - x) == mant)?;
+        (n < limit).then_some((n, x))
+    }
+}
+
 /// The shortest `digits` (of `m`, exponent `e`), or the other candidate of their length if `m` is
 /// exactly halfway between the two, both round back to `m` and the other one is even: §6.9 takes
 /// the even one, Rust's `{:e}` the upper one.
 fn tie_to_even(m: f64, digits: String, e: i32) -> (String, i32) {
     let n = digits.len();
-    // Cheap first: a tie has a 5 and then only zeros after the n digits, to the end of the exact
-    // expansion (at most 767 significant digits for a double).
-    let halfway = |precision: usize| {
-        let (wide, we) = split(&format!("{m:.precision$e}"));
-        let rest = &wide.as_bytes()[n..];
-        (rest[0] == b'5' && rest[1..].iter().all(|&b| b == b'0'))
-            .then(|| (wide[..n].to_string(), we))
+    // Halfway: `m` is exactly the n digits of the lower candidate followed by a 5.
+    let Some((exact, x)) = short_exact(m) else {
+        return (digits, e);
     };
-    if halfway(n + 24).is_none() {
+    let all = exact.to_string();
+    if all.len() != n + 1 || !all.ends_with('5') {
         return (digits, e);
     }
-    let Some((lower, le)) = halfway(780) else {
-        return (digits, e);
-    };
+    let (lower, le) = (all[..n].to_string(), x + n as i32);
     let (upper, ue) = increment(&lower, le);
     let rounds_back =
         |d: &str, x: i32| format!("{d}e{}", x - d.len() as i32 + 1).parse::<f64>() == Ok(m);

@@ -327,6 +327,43 @@ mod tests {
         assert_eq!(plain_decimal(5, 3), "0.005");
     }
 
+    /// BINARY and VARBINARY to STRING: each maximal ill-formed part of the bytes as U+FFFD
+    /// (docs/format.md §6.9), as weir-core's `utf8-replacement.txt` has them for the Java reader.
+    #[test]
+    fn bytes_as_text() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../weir-core/src/test/resources/io/weir/read/utf8-replacement.txt"
+        );
+        let hex = |h: &str| -> Vec<u8> {
+            if h == "-" {
+                return vec![];
+            }
+            (0..h.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&h[i..i + 2], 16).unwrap())
+                .collect()
+        };
+        let cases: Vec<(Vec<u8>, Vec<u8>)> = std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| {
+                let (a, b) = l.split_once(' ').unwrap();
+                (hex(a), hex(b))
+            })
+            .collect();
+        assert!(cases.len() > 2000);
+        let input: ArrayRef = Arc::new(arrow_array::BinaryArray::from_iter_values(
+            cases.iter().map(|(a, _)| a.as_slice()),
+        ));
+        let out = texts(&input, &DataType::parse("BYTES").unwrap());
+        let out = out.as_string::<i32>();
+        for (i, (a, want)) in cases.iter().enumerate() {
+            assert_eq!(out.value(i).as_bytes(), want.as_slice(), "{a:x?}");
+        }
+    }
+
     #[test]
     fn widening_rules() {
         let t = |s: &str| DataType::parse(s).unwrap();

@@ -1,24 +1,21 @@
 package io.weir.read;
 
-import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.math.RoundingMode;
 
 /**
  * The text of a DOUBLE converted to STRING by schema evolution (docs/format.md §6.9): the shortest
  * decimal that rounds back to the value, as the {@code Double.toString} of JDK 19 and later writes
  * it. JDK 17 (Weir's target) writes other digits for some values, so on JDKs before 19 the decimal
- * is chosen here by exact arithmetic, following the rule of §6.9 literally: for each length, the
- * candidates next to the value, kept if they lie in its rounding interval.
+ * is chosen here by exact integer arithmetic, following the rule of §6.9 literally: for each
+ * length, the two candidates next to the value, kept if they lie in its rounding interval.
  *
  * <p>This is the read path of files written before a column became STRING, not the write path; it
- * costs a few BigDecimal operations per value on JDK 17 and nothing extra on JDK 19+.
+ * costs a few small BigInteger operations per value on JDK 17 and nothing extra on JDK 19+.
  */
 public final class DoubleTexts {
     private static final boolean JDK_IS_SHORTEST = Runtime.version().feature() >= 19;
-    private static final BigDecimal HALF = new BigDecimal("0.5");
 
-    /** A double's significand has at most 17 significant decimal digits that matter. */
+    /** Some decimal of 17 significant digits always rounds back to a double. */
     private static final int MAX_DIGITS = 17;
 
     private DoubleTexts() {}
@@ -45,89 +42,157 @@ public final class DoubleTexts {
         int high = MAX_DIGITS;
         while (low < high) {
             int mid = (low + high) >>> 1;
-            if (r.nearest(mid) != null) {
+            if (r.nearest(mid)) {
                 high = mid;
             } else {
                 low = mid + 1;
             }
         }
-        // A single digit is not enough to be the closest: the closest of length 1 or 2 is taken.
-        BigDecimal d = r.nearest(Math.max(low, 2));
-        return layout(out, d).toString();
-    }
-
-    /** The decimals that round to a positive finite double under round-half-even. */
-    private static final class Interval {
-        final BigDecimal exact;
-        final BigDecimal low;
-        final BigDecimal high;
-        final boolean inclusive;
-
-        /** The exponent of the value's leading digit: 10^e <= v < 10^(e + 1). */
-        final int e;
-
-        Interval(double v) {
-            exact = new BigDecimal(v);
-            // Halfway to each neighbour; below a power of two the gap is half the one above.
-            low = exact.add(new BigDecimal(Math.nextDown(v))).multiply(HALF);
-            high = exact.add(new BigDecimal(Math.ulp(v)).multiply(HALF));
-            // A value halfway between two doubles rounds to the one with an even significand.
-            inclusive = (Double.doubleToRawLongBits(v) & 1) == 0;
-            e = exact.precision() - exact.scale() - 1;
-        }
-
-        boolean contains(BigDecimal d) {
-            int lo = d.compareTo(low);
-            int hi = d.compareTo(high);
-            return inclusive ? lo >= 0 && hi <= 0 : lo > 0 && hi < 0;
-        }
-
-        /**
-         * Of the decimals with at most {@code n} significant digits in the interval, the one
-         * closest to the value (the even significand on a tie), or null if there is none. Such
-         * decimals are multiples of 10^(e - n + 1) (any nearer one below 10^e would put 10^e itself
-         * in the interval), so the candidates are the two multiples next to the value.
-         */
-        BigDecimal nearest(int n) {
-            int scale = n - 1 - e;
-            BigDecimal floor = exact.setScale(scale, RoundingMode.FLOOR);
-            BigDecimal ceiling = exact.setScale(scale, RoundingMode.CEILING);
-            boolean f = contains(floor);
-            boolean c = !ceiling.equals(floor) && contains(ceiling);
-            if (!f || !c) {
-                return f ? floor : c ? ceiling : null;
-            }
-            int cmp = exact.subtract(floor).compareTo(ceiling.subtract(exact));
-            if (cmp == 0) {
-                return floor.unscaledValue().testBit(0) ? ceiling : floor;
-            }
-            return cmp < 0 ? floor : ceiling;
-        }
+        // Where one digit suffices, §6.9 takes the closest decimal of length 1 or 2.
+        r.nearest(Math.max(low, 2));
+        return layout(out, r.significand, r.exponent).toString();
     }
 
     /**
-     * Appends the positive decimal {@code d} as §6.9 lays it out: plain for 10^-3 <= d < 10^7, else
-     * computerized scientific notation; at least one digit after the point.
+     * The decimals that round to a positive finite double {@code v = m × 2^q} under
+     * round-half-even, in exact integer arithmetic: values are held as integers in units of 2^(q -
+     * 2), so that the value is {@code 4m} and the interval's ends, halfway to the neighbouring
+     * doubles, are {@code 4m ± 2} (or {@code 4m - 1} below a power of two, where the double below
+     * is half as far).
      */
-    private static StringBuilder layout(StringBuilder out, BigDecimal d) {
-        BigInteger unscaled = d.unscaledValue();
-        String all = unscaled.toString();
-        int n = all.length();
-        while (all.charAt(n - 1) == '0') {
-            n--;
+    private static final class Interval {
+        final int q;
+        final long value;
+        final long low;
+        final long high;
+        final boolean inclusive;
+
+        /** The exponent of the value's leading decimal digit: 10^e <= v < 10^(e + 1). */
+        final int e;
+
+        /** The last decimal found by {@link #nearest}: significand × 10^exponent. */
+        long significand;
+
+        int exponent;
+
+        Interval(double v) {
+            long bits = Double.doubleToRawLongBits(v);
+            int biased = (int) (bits >>> 52);
+            long fraction = bits & ((1L << 52) - 1);
+            long m = biased == 0 ? fraction : fraction | (1L << 52);
+            q = (biased == 0 ? 1 : biased) - 1075;
+            value = 4 * m;
+            low = fraction == 0 && biased > 1 ? value - 1 : value - 2;
+            high = value + 2;
+            // A value halfway between two doubles rounds to the one with an even significand.
+            inclusive = (m & 1) == 0;
+            int guess = (int) Math.floor(Math.log10(v));
+            // log10 may be off by one next to a power of ten: the 17-digit grid tells.
+            long c = floorOnGrid(guess - MAX_DIGITS + 1);
+            e = c >= TEN_POW_17 ? guess + 1 : c < TEN_POW_17 / 10 ? guess - 1 : guess;
         }
-        // The decimal is digits[0, n) x 10^i; e is the exponent of its leading digit.
-        int i = all.length() - n - d.scale();
-        int e = n + i - 1;
+
+        /** floor(v / 10^k). */
+        private long floorOnGrid(int k) {
+            return scaled(value, k).divide(unit(k)).longValueExact();
+        }
+
+        /**
+         * {@code x} units of 2^(q - 2) in the common unit of grid {@code k}, 2^min(q - 2, k) ×
+         * 5^min(0, k): x × 2^max(q - 2 - k, 0) × 5^max(-k, 0).
+         */
+        private BigInteger scaled(long x, int k) {
+            int twos = q - 2 - k;
+            int fives = -k;
+            return BigInteger.valueOf(x)
+                    .multiply(fives > 0 ? fivePow(fives) : BigInteger.ONE)
+                    .shiftLeft(Math.max(twos, 0));
+        }
+
+        /** 10^k in the common unit of grid {@code k}: 2^max(k - q + 2, 0) × 5^max(k, 0). */
+        private BigInteger unit(int k) {
+            int twos = q - 2 - k;
+            return (k > 0 ? fivePow(k) : BigInteger.ONE).shiftLeft(Math.max(-twos, 0));
+        }
+
+        /**
+         * Whether a decimal with at most {@code n} significant digits lies in the interval; if so
+         * it sets {@link #significand} and {@link #exponent} to the one closest to the value (the
+         * even significand on a tie). Such decimals are multiples of 10^(e - n + 1) (any nearer one
+         * below 10^e would put 10^e itself in the interval), so the candidates are the two
+         * multiples next to the value.
+         */
+        boolean nearest(int n) {
+            int k = e - n + 1;
+            BigInteger unit = unit(k);
+            BigInteger[] qr = scaled(value, k).divideAndRemainder(unit);
+            long floor = qr[0].longValueExact();
+            BigInteger below = qr[1]; // value - floor, in these units
+            BigInteger lowEnd = scaled(low, k);
+            BigInteger highEnd = scaled(high, k);
+            BigInteger floorAt = qr[0].multiply(unit);
+            boolean f = contains(floorAt, lowEnd, highEnd);
+            boolean c = below.signum() != 0 && contains(floorAt.add(unit), lowEnd, highEnd);
+            if (!f && !c) {
+                return false;
+            }
+            boolean up;
+            if (f && c) {
+                int cmp = below.shiftLeft(1).compareTo(unit);
+                up = cmp > 0 || (cmp == 0 && (floor & 1) == 1);
+            } else {
+                up = c;
+            }
+            significand = up ? floor + 1 : floor;
+            exponent = k;
+            return true;
+        }
+
+        private boolean contains(BigInteger d, BigInteger lowEnd, BigInteger highEnd) {
+            int lo = d.compareTo(lowEnd);
+            int hi = d.compareTo(highEnd);
+            return inclusive ? lo >= 0 && hi <= 0 : lo > 0 && hi < 0;
+        }
+    }
+
+    private static final long TEN_POW_17 = 100_000_000_000_000_000L;
+
+    /** 5^0 .. 5^340: a grid of a double's decimals is at least 10^-340. */
+    private static final BigInteger[] FIVES = new BigInteger[341];
+
+    static {
+        FIVES[0] = BigInteger.ONE;
+        for (int i = 1; i < FIVES.length; i++) {
+            FIVES[i] = FIVES[i - 1].multiply(BigInteger.valueOf(5));
+        }
+    }
+
+    private static BigInteger fivePow(int i) {
+        return FIVES[i];
+    }
+
+    /**
+     * Appends the positive decimal {@code significand × 10^exponent} as §6.9 lays it out: plain for
+     * 10^-3 <= d < 10^7, else computerized scientific notation; at least one digit after the point.
+     */
+    private static StringBuilder layout(StringBuilder out, long significand, int exponent) {
+        while (significand % 10 == 0) {
+            significand /= 10;
+            exponent++;
+        }
+        String all = Long.toString(significand);
+        int n = all.length();
+        int i = exponent;
+        int e = n + i - 1; // the exponent of the leading digit
         if (e >= -3 && e < 0) {
             out.append("0.");
             for (int z = -1; z > e; z--) {
                 out.append('0');
             }
-            out.append(all, 0, n);
+            out.append(all);
         } else if (e >= 0 && e < 7) {
             if (i >= 0) {
-                out.append(all, 0, n);
+                out.append(all);
                 for (int z = 0; z < i; z++) {
                     out.append('0');
                 }
