@@ -106,7 +106,8 @@ fn tie_to_even(m: f64, digits: String, e: i32) -> (String, i32) {
     }
 }
 
-/// `digits × 10^(e - len + 1)` plus one unit in its last digit (`999` → `1000`, one exponent up).
+/// `digits` (leading exponent `e`) plus one unit in its last digit, as many digits: `998` → `999`,
+/// `999` → `100` with `e + 1`.
 fn increment(digits: &str, e: i32) -> (String, i32) {
     let mut d = digits.as_bytes().to_vec();
     let mut i = d.len();
