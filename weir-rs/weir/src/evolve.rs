@@ -11,8 +11,8 @@ use arrow_array::types::*;
 use arrow_array::{Array, ArrayRef, RecordBatch, RecordBatchOptions, StringArray, new_null_array};
 use arrow_schema::{DataType as ArrowType, SchemaRef, TimeUnit};
 
+use crate::double_text::double_text;
 use crate::error::{Error, Result};
-use crate::jdouble::java_double;
 use crate::metadata::TableSchema;
 use crate::types::{DataType, TypeRoot};
 use crate::value::civil_from_days;
@@ -226,8 +226,8 @@ fn texts(a: &ArrayRef, from: &DataType) -> ArrayRef {
                 ArrowType::Int16 => a.as_primitive::<Int16Type>().value(i).to_string(),
                 ArrowType::Int32 => a.as_primitive::<Int32Type>().value(i).to_string(),
                 ArrowType::Int64 => a.as_primitive::<Int64Type>().value(i).to_string(),
-                ArrowType::Float32 => java_double(a.as_primitive::<Float32Type>().value(i) as f64),
-                ArrowType::Float64 => java_double(a.as_primitive::<Float64Type>().value(i)),
+                ArrowType::Float32 => double_text(a.as_primitive::<Float32Type>().value(i) as f64),
+                ArrowType::Float64 => double_text(a.as_primitive::<Float64Type>().value(i)),
                 ArrowType::Decimal128(_, s) => {
                     plain_decimal(a.as_primitive::<Decimal128Type>().value(i), *s as u32)
                 }
@@ -325,6 +325,43 @@ mod tests {
         assert_eq!(java_time(1_000, 9), "00:00:00.000001000");
         assert_eq!(plain_decimal(-12345, 2), "-123.45");
         assert_eq!(plain_decimal(5, 3), "0.005");
+    }
+
+    /// BINARY and VARBINARY to STRING: each maximal ill-formed part of the bytes as U+FFFD
+    /// (docs/format.md §6.9), as weir-core's `utf8-replacement.txt` has them for the Java reader.
+    #[test]
+    fn bytes_as_text() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../weir-core/src/test/resources/io/weir/read/utf8-replacement.txt"
+        );
+        let hex = |h: &str| -> Vec<u8> {
+            if h == "-" {
+                return vec![];
+            }
+            (0..h.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&h[i..i + 2], 16).unwrap())
+                .collect()
+        };
+        let cases: Vec<(Vec<u8>, Vec<u8>)> = std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| {
+                let (a, b) = l.split_once(' ').unwrap();
+                (hex(a), hex(b))
+            })
+            .collect();
+        assert!(cases.len() > 2000);
+        let input: ArrayRef = Arc::new(arrow_array::BinaryArray::from_iter_values(
+            cases.iter().map(|(a, _)| a.as_slice()),
+        ));
+        let out = texts(&input, &DataType::parse("BYTES").unwrap());
+        let out = out.as_string::<i32>();
+        for (i, (a, want)) in cases.iter().enumerate() {
+            assert_eq!(out.value(i).as_bytes(), want.as_slice(), "{a:x?}");
+        }
     }
 
     #[test]

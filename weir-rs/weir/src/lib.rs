@@ -9,12 +9,12 @@
 
 pub mod base;
 mod changes;
+mod double_text;
 pub mod engine;
 pub mod error;
 mod evolve;
 pub mod expr;
 mod fold;
-mod jdouble;
 mod json;
 pub mod lease;
 pub mod log;

@@ -216,7 +216,9 @@ public final class SchemaMapping {
      */
     private static Converter toText(DataType from) {
         return switch (from.root()) {
-            case CHAR, BINARY, VARBINARY -> (row, f, out, t) -> out.copy(t, row, f, from);
+            case CHAR -> (row, f, out, t) -> out.copy(t, row, f, from);
+            case BINARY, VARBINARY ->
+                    (row, f, out, t) -> out.writeBinary(t, WellFormedUtf8.of(row.getBinary(f)));
             default ->
                     (row, f, out, t) ->
                             out.writeBinary(t, text(row, f, from).getBytes(StandardCharsets.UTF_8));
@@ -231,16 +233,17 @@ public final class SchemaMapping {
             case INT -> String.valueOf(row.getInt(pos));
             case BIGINT -> String.valueOf(row.getLong(pos));
                 // As the DOUBLE it widens to: a FLOAT column widened to DOUBLE and then to STRING
-                // reads
-                // the same text whether its file was compacted in between or not.
-            case FLOAT -> String.valueOf((double) row.getFloat(pos));
-            case DOUBLE -> String.valueOf(row.getDouble(pos));
+                // reads the same text whether its file was compacted in between or not.
+            case FLOAT -> DoubleTexts.of(row.getFloat(pos));
+            case DOUBLE -> DoubleTexts.of(row.getDouble(pos));
             case DECIMAL -> row.getDecimal(pos, type.precision(), type.scale()).toPlainString();
             case DATE -> LocalDate.ofEpochDay(row.getInt(pos)).toString();
             case TIME -> time(LocalTime.ofNanoOfDay(row.getInt(pos) * 1_000_000L), type);
             case TIMESTAMP, TIMESTAMP_LTZ ->
                     timestamp(row.getTimestamp(pos, type.precision()), type);
-            case CHAR, VARCHAR, BINARY, VARBINARY -> row.getString(pos);
+            case CHAR, VARCHAR -> row.getString(pos);
+            case BINARY, VARBINARY ->
+                    new String(WellFormedUtf8.of(row.getBinary(pos)), StandardCharsets.UTF_8);
         };
     }
 

@@ -8,6 +8,7 @@ import io.weir.Tables;
 import io.weir.UpdateSchema.Position;
 import io.weir.data.BinaryRowWriter;
 import io.weir.data.RowKind;
+import io.weir.read.DoubleTexts;
 import io.weir.testing.Rows;
 import io.weir.testing.TestStorage;
 import io.weir.types.DataType;
@@ -246,7 +247,10 @@ class SchemaEvolutionModelTest {
         }
         if (to.root() == TypeRoot.VARCHAR && from.root() != TypeRoot.VARCHAR) {
             return switch (from.root()) {
-                case FLOAT -> Double.toString(((Float) value).doubleValue());
+                    // The shortest decimal (docs/format.md §6.9), checked against a JDK 25's texts
+                    // by
+                    // DoubleTextsTest.
+                case FLOAT, DOUBLE -> DoubleTexts.of(((Number) value).doubleValue());
                 case DECIMAL -> ((BigDecimal) value).toPlainString();
                 default -> value.toString();
             };

@@ -210,7 +210,22 @@ class UpdateSchemaTest {
                     -42,
                     "héllo".getBytes(java.nio.charset.StandardCharsets.UTF_8)
                 },
-                new Object[] {2, null, null, null, null, null, null, null, null, null, null});
+                new Object[] {2, null, null, null, null, null, null, null, null, null, null},
+                // Not UTF-8: the Unicode Standard's example of maximal subparts, then a surrogate
+                // (three parts, which Java's own decoder would take as one).
+                new Object[] {
+                    3,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    java.util.HexFormat.of().parseHex("61f18080e180c262806380bf64eda080")
+                });
         table.updateSchema()
                 .updateColumnType("t", DataTypes.BIGINT())
                 .updateColumnType("sm", DataTypes.INT())
@@ -239,6 +254,9 @@ class UpdateSchemaTest {
                         "héllo");
         assertThat(rows.get(1))
                 .containsExactly(2, null, null, null, null, null, null, null, null, null, null);
+        // Each maximal ill-formed part is one U+FFFD.
+        assertThat(rows.get(2).get(10))
+                .isEqualTo("a\uFFFD\uFFFD\uFFFDb\uFFFDc\uFFFD\uFFFDd\uFFFD\uFFFD\uFFFD");
         // Statistics written under INT do not prune string predicates: '-42' < '-5' as strings.
         assertThat(read(table.newScan().filter(Expressions.equal("i", "-42")))).hasSize(1);
         assertThat(read(table.newScan().filter(Expressions.greaterThan("i", "-5")))).isEmpty();

@@ -190,9 +190,12 @@ class ReaderCorpusTest {
         MergeEngineCorpus.write(root, random);
 
         // Schema evolution (docs/format.md §6.9): columns added (FIRST, AFTER, last), dropped and
-        // renamed, types widened (integers, FLOAT -> DOUBLE, DECIMAL precision, VARCHAR length)
-        // and turned into STRING, with files of each version before and after each change, some
-        // compacted in between; every snapshot reads in its own version's columns.
+        // renamed, types widened (TINYINT -> SMALLINT -> INT -> BIGINT one version at a time,
+        // FLOAT -> DOUBLE, DECIMAL precision within and out of the compact layout, VARCHAR and
+        // VARBINARY length) and every type turned into STRING, with files of each version before
+        // and after each change, some compacted in between; every snapshot reads in its own
+        // version's columns. DOUBLE and FLOAT values include ones whose shortest text is not
+        // JDK 17's Double.toString.
         t =
                 new CorpusTable(
                         root,
@@ -214,9 +217,44 @@ class ReaderCorpusTest {
                                 .column("s_ts3", DataTypes.TIMESTAMP(3))
                                 .column("s_ts6", DataTypes.TIMESTAMP(6))
                                 .column("s_boolean", DataTypes.BOOLEAN())
+                                .column("w_tinyint", DataTypes.TINYINT())
+                                .column("w_smallint", DataTypes.SMALLINT())
+                                .column("w_decimal", DataTypes.DECIMAL(10, 3))
+                                .column("w_varbinary", DataTypes.VARBINARY(10))
+                                .column("s_tinyint", DataTypes.TINYINT())
+                                .column("s_bigint", DataTypes.BIGINT())
+                                .column("s_decimal_small", DataTypes.DECIMAL(5, 2))
+                                .column("s_time0", DataTypes.TIME(0))
+                                .column("s_time3", DataTypes.TIME(3))
+                                .column("s_ts9", DataTypes.TIMESTAMP(9))
+                                .column("s_ltz3", DataTypes.TIMESTAMP_LTZ(3))
+                                .column("s_ltz6", DataTypes.TIMESTAMP_LTZ(6))
+                                .column("s_char", DataTypes.CHAR(5))
+                                .column("s_varchar", DataTypes.VARCHAR(8))
+                                .column("s_binary", DataTypes.BINARY(6))
+                                .column("s_bytes", DataTypes.BYTES())
                                 .primaryKey("id")
                                 .build(),
                         Map.of("bucket", "2"));
+        t.overrides.put("s_double", r -> hardDouble(r, DataTypes.DOUBLE()));
+        // Bytes that are not UTF-8 too: STRING holds them as they are; as text each maximal
+        // ill-formed part reads as U+FFFD.
+        t.overrides.put(
+                "s_bytes",
+                r -> {
+                    if (r.nextInt(3) > 0) {
+                        return CorpusValues.random(DataTypes.BYTES(), r);
+                    }
+                    byte[] b = new byte[r.nextInt(12)];
+                    r.nextBytes(b);
+                    return b;
+                });
+        t.overrides.put(
+                "s_float",
+                r -> {
+                    Double d = hardDouble(r, DataTypes.FLOAT());
+                    return d == null ? null : (float) (double) d;
+                });
         t.randomCommit(random, 30, 20, 4);
         t.compact();
         t.randomCommit(random, 30, 20, 4);
@@ -230,8 +268,10 @@ class ReaderCorpusTest {
                                         Position.after("name"))
                                 .addColumn("added_last", DataTypes.BIGINT())
                                 .dropColumn("dropped")
-                                .renameColumn("old_name", "new_name"));
+                                .renameColumn("old_name", "new_name")
+                                .updateColumnType("w_tinyint", DataTypes.SMALLINT()));
         t.randomCommit(random, 30, 20, 4);
+        t.overrides.keySet().removeAll(List.of("s_double", "s_float", "s_bytes")); // now STRING
         t.evolve(
                 u ->
                         u.updateColumnType("c_int", DataTypes.BIGINT())
@@ -245,14 +285,32 @@ class ReaderCorpusTest {
                                 .updateColumnType("s_date", DataTypes.STRING())
                                 .updateColumnType("s_ts3", DataTypes.STRING())
                                 .updateColumnType("s_ts6", DataTypes.STRING())
-                                .updateColumnType("s_boolean", DataTypes.STRING()));
+                                .updateColumnType("s_boolean", DataTypes.STRING())
+                                .updateColumnType("w_tinyint", DataTypes.INT())
+                                .updateColumnType("w_smallint", DataTypes.BIGINT())
+                                .updateColumnType("w_decimal", DataTypes.DECIMAL(30, 3))
+                                .updateColumnType("w_varbinary", DataTypes.VARBINARY(40))
+                                .updateColumnType("s_tinyint", DataTypes.STRING())
+                                .updateColumnType("s_bigint", DataTypes.STRING())
+                                .updateColumnType("s_decimal_small", DataTypes.STRING())
+                                .updateColumnType("s_time0", DataTypes.STRING())
+                                .updateColumnType("s_time3", DataTypes.STRING())
+                                .updateColumnType("s_ts9", DataTypes.STRING())
+                                .updateColumnType("s_ltz3", DataTypes.STRING())
+                                .updateColumnType("s_ltz6", DataTypes.STRING())
+                                .updateColumnType("s_char", DataTypes.STRING())
+                                .updateColumnType("s_varchar", DataTypes.STRING())
+                                .updateColumnType("s_binary", DataTypes.STRING())
+                                .updateColumnType("s_bytes", DataTypes.STRING()));
         t.randomCommit(random, 30, 20, 4);
         t.compact();
         // Only base files of an older version: read without a merge, mapped.
         t.evolve(
                 u ->
                         u.updateColumnType("c_float", DataTypes.STRING())
-                                .addColumn("dropped", DataTypes.INT()));
+                                .addColumn("dropped", DataTypes.INT())
+                                .updateColumnType("w_tinyint", DataTypes.BIGINT())
+                                .updateColumnType("w_varbinary", DataTypes.BYTES()));
         t.randomCommit(random, 30, 20, 4);
         t.finish();
 
@@ -269,13 +327,30 @@ class ReaderCorpusTest {
                                 .column("s_double", DataTypes.DOUBLE())
                                 .column("s_date", DataTypes.DATE())
                                 .column("name", DataTypes.STRING())
+                                .column("w_tinyint", DataTypes.TINYINT())
+                                .column("w_decimal", DataTypes.DECIMAL(18, 2))
+                                .column("w_varchar", DataTypes.VARCHAR(5))
+                                .column("s_float", DataTypes.FLOAT())
+                                .column("s_time", DataTypes.TIME(0))
+                                .column("s_ltz", DataTypes.TIMESTAMP_LTZ(3))
+                                .column("s_char", DataTypes.CHAR(3))
+                                .column("s_varbinary", DataTypes.VARBINARY(12))
+                                .column("s_boolean", DataTypes.BOOLEAN())
                                 .partitionKeys("part")
                                 .build(),
                         Map.of());
         t.overrides.put("part", r -> r.nextInt(2));
+        t.overrides.put("s_double", r -> hardDouble(r, DataTypes.DOUBLE()));
+        t.overrides.put(
+                "s_float",
+                r -> {
+                    Double d = hardDouble(r, DataTypes.FLOAT());
+                    return d == null ? null : (float) (double) d;
+                });
         t.randomCommit(random, 40, 0, 0);
         t.compact();
         t.randomCommit(random, 40, 0, 0);
+        t.overrides.keySet().removeAll(List.of("s_double", "s_float")); // now STRING
         t.evolve(
                 u ->
                         u.updateColumnType("c_int", DataTypes.BIGINT())
@@ -283,7 +358,16 @@ class ReaderCorpusTest {
                                 .updateColumnType("s_double", DataTypes.STRING())
                                 .updateColumnType("s_date", DataTypes.STRING())
                                 .dropColumn("name")
-                                .addColumn("added", DataTypes.STRING(), null, Position.first()));
+                                .addColumn("added", DataTypes.STRING(), null, Position.first())
+                                .updateColumnType("w_tinyint", DataTypes.SMALLINT())
+                                .updateColumnType("w_decimal", DataTypes.DECIMAL(19, 2))
+                                .updateColumnType("w_varchar", DataTypes.VARCHAR(50))
+                                .updateColumnType("s_float", DataTypes.STRING())
+                                .updateColumnType("s_time", DataTypes.STRING())
+                                .updateColumnType("s_ltz", DataTypes.STRING())
+                                .updateColumnType("s_char", DataTypes.STRING())
+                                .updateColumnType("s_varbinary", DataTypes.STRING())
+                                .updateColumnType("s_boolean", DataTypes.STRING()));
         t.randomCommit(random, 40, 0, 0);
         t.compact();
         t.randomCommit(random, 20, 0, 0);
@@ -293,6 +377,41 @@ class ReaderCorpusTest {
             assertThat(tables.count()).isEqualTo(7 + MergeEngineCorpus.TABLES);
         }
     }
+
+    /**
+     * DOUBLE and FLOAT values whose text (docs/format.md §6.9, the shortest decimal) is often not
+     * JDK 17's Double.toString: powers of two, values near powers of ten, subnormals, random bit
+     * patterns; otherwise the corpus's usual values.
+     */
+    private static Double hardDouble(Random r, io.weir.types.DataType type) {
+        return switch (r.nextInt(5)) {
+            case 4 -> null;
+            case 0 -> HARD_DOUBLES[r.nextInt(HARD_DOUBLES.length)];
+            case 1 ->
+                    type.root() == io.weir.types.TypeRoot.FLOAT
+                            ? Float.intBitsToFloat(r.nextInt())
+                            : Double.longBitsToDouble(r.nextLong());
+            default -> ((Number) CorpusValues.random(type.notNull(), r)).doubleValue();
+        };
+    }
+
+    /** Doubles whose JDK 17 text has more digits than the shortest, and layout edges. */
+    private static final double[] HARD_DOUBLES = {
+        1.0E23,
+        2.0E23,
+        Double.MIN_VALUE,
+        2.0E-3,
+        9.999999999999998E-4,
+        1.0E7,
+        9999999.999999998,
+        Double.longBitsToDouble(0x3900000000000000L), // 2^-111, a FLOAT
+        Double.longBitsToDouble(0xbd30000000000000L), // -2^-44, a FLOAT
+        Double.longBitsToDouble(0x43d0000000000000L), // 2^62, a FLOAT
+        Double.longBitsToDouble(0x8000000020000000L), // a subnormal
+        Double.longBitsToDouble(0x0360000000000000L),
+        Double.longBitsToDouble(0x408216a120000000L), // a FLOAT: 578.82867431640625
+        Double.longBitsToDouble(0x43bddf3b60000000L)
+    };
 
     private static void deleteRecursively(Path root) throws IOException {
         if (!Files.exists(root)) {
