@@ -43,6 +43,7 @@ public final class WeirLookupFunction extends LookupFunction {
     private transient LocalTable local;
     private transient Path dir;
     private transient long nextRefresh;
+    private transient volatile long loadedAtClose;
 
     /**
      * @param rowType the rows returned: the table's columns {@code columns}
@@ -90,6 +91,9 @@ public final class WeirLookupFunction extends LookupFunction {
     @Override
     public void open(FunctionContext context) throws Exception {
         open();
+        // How much of the table this subtask holds: with the bucket shuffle (Flink 2), only its
+        // buckets' groups (docs/metrics.md).
+        context.getMetricGroup().addGroup("weir").gauge("loadedFileGroups", this::loadedFileGroups);
     }
 
     /** Opens the function outside a Flink task (benchmarks, tests). */
@@ -116,6 +120,12 @@ public final class WeirLookupFunction extends LookupFunction {
         return local.find(keyRow);
     }
 
+    /** File groups held locally; after close, those held when it closed (reporters read late). */
+    private long loadedFileGroups() {
+        LocalTable table = local;
+        return table != null ? table.loadedGroups() : loadedAtClose;
+    }
+
     /** The local table (tests and benchmarks read its counters). */
     LocalTable localTable() {
         return local;
@@ -129,6 +139,7 @@ public final class WeirLookupFunction extends LookupFunction {
     @Override
     public void close() throws Exception {
         if (local != null) {
+            loadedAtClose = local.loadedGroups();
             local.close();
             local = null;
         }

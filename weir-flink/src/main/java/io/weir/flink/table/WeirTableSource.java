@@ -7,6 +7,8 @@ import io.weir.expressions.Expression;
 import io.weir.expressions.Expressions;
 import io.weir.flink.FileIOLoader;
 import io.weir.flink.FlinkTypes;
+import io.weir.flink.compat.VersionedLookupSource;
+import io.weir.flink.lookup.LookupBucketPartitioner;
 import io.weir.flink.lookup.WeirLookupFunction;
 import io.weir.flink.source.StartMode;
 import io.weir.flink.source.WeirSource;
@@ -15,7 +17,6 @@ import io.weir.io.LocalFileIO;
 
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.source.DynamicTableSource;
-import org.apache.flink.table.connector.source.LookupTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.connector.source.SourceProvider;
 import org.apache.flink.table.connector.source.abilities.SupportsAggregatePushDown;
@@ -59,7 +60,7 @@ import java.util.Optional;
  */
 public final class WeirTableSource
         implements ScanTableSource,
-                LookupTableSource,
+                VersionedLookupSource,
                 SupportsProjectionPushDown,
                 SupportsFilterPushDown,
                 SupportsLimitPushDown,
@@ -78,6 +79,7 @@ public final class WeirTableSource
     private List<Expression> filters = new ArrayList<>();
     private long limit = -1;
     private boolean countRows;
+    private LookupBucketPartitioner lookupPartitioner;
 
     /**
      * A source over {@code table}'s file system: local tables need nothing more; other file systems
@@ -203,6 +205,13 @@ public final class WeirTableSource
             }
             keys[i] = paths[i][0];
         }
+        // Flink 2 asks for it after this, to send each probe to the subtask of its bucket.
+        lookupPartitioner =
+                LookupBucketPartitioner.of(
+                        new RowType(false, fields),
+                        keys,
+                        version.schema().primaryKey(),
+                        version.options().bucket());
         return LookupFunctionProvider.of(
                 new WeirLookupFunction(
                         location,
@@ -213,6 +222,11 @@ public final class WeirTableSource
                         version.schema().primaryKey(),
                         options,
                         version.schemaId()));
+    }
+
+    @Override
+    public Optional<LookupBucketPartitioner> lookupPartitioner() {
+        return Optional.ofNullable(lookupPartitioner);
     }
 
     @Override
@@ -285,6 +299,7 @@ public final class WeirTableSource
         copy.filters = new ArrayList<>(filters);
         copy.limit = limit;
         copy.countRows = countRows;
+        copy.lookupPartitioner = lookupPartitioner;
         return copy;
     }
 
