@@ -61,6 +61,11 @@ final class MetadataPaths {
         return location + "/" + METADATA_DIR + "/consumers";
     }
 
+    /** Writers' leases on their files not committed yet (docs/format.md §6.7). */
+    String writersDir() {
+        return location + "/" + METADATA_DIR + "/writers";
+    }
+
     String tagsDir() {
         return location + "/" + METADATA_DIR + "/tags";
     }
@@ -70,10 +75,6 @@ final class MetadataPaths {
         return tagsDir() + "/" + name + SUFFIX;
     }
 
-    /** The lease of one consumer (reader) of the table. */
-    String consumer(String consumerId) {
-        return consumersDir() + "/" + consumerId + SUFFIX;
-    }
 
     /**
      * Whether a file name is a temporary file of a metadata write ({@code .<target>.<random>.tmp},

@@ -12,6 +12,7 @@ import io.weir.RemoveOrphanFiles;
 import io.weir.Rescale;
 import io.weir.Snapshot;
 import io.weir.SnapshotLeases;
+import io.weir.WriterLeases;
 import io.weir.Table;
 import io.weir.TableMetadata;
 import io.weir.TableScan;
@@ -29,6 +30,7 @@ import io.weir.scan.TableScanImpl;
 import io.weir.schema.UpdateSchemaImpl;
 import io.weir.service.CompactionImpl;
 import io.weir.service.FileSnapshotLeases;
+import io.weir.service.FileWriterLeases;
 import io.weir.service.OrphanFileRemoval;
 import io.weir.service.PartitionExpiry;
 import io.weir.service.RescaleImpl;
@@ -291,6 +293,11 @@ public final class TableImpl implements Table {
     @Override
     public SnapshotLeases leases() {
         return new FileSnapshotLeases(log);
+    }
+
+    @Override
+    public WriterLeases writerLeases() {
+        return new FileWriterLeases(log);
     }
 
     @Override
