@@ -91,7 +91,16 @@ public final class LeaseFiles<T> {
         try {
             files.io().overwrite(path, toJson.apply(lease).getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot write " + kind + " " + path, e);
+            throw new UncheckedIOException(
+                    "Cannot write "
+                            + kind
+                            + " "
+                            + path
+                            + " of table "
+                            + files.paths().location()
+                            + ": "
+                            + e.getMessage(),
+                    e);
         }
     }
 
@@ -101,7 +110,16 @@ public final class LeaseFiles<T> {
         try {
             files.io().delete(path);
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot delete " + kind + " " + path, e);
+            throw new UncheckedIOException(
+                    "Cannot delete "
+                            + kind
+                            + " "
+                            + path
+                            + " of table "
+                            + files.paths().location()
+                            + ": "
+                            + e.getMessage(),
+                    e);
         }
     }
 

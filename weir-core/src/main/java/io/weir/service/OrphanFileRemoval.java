@@ -112,7 +112,7 @@ public final class OrphanFileRemoval implements RemoveOrphanFiles {
                 bytes += s.length();
             }
         }
-        for (FileStatus s : log.abandonedMetadataFiles(cutoff)) {
+        for (FileStatus s : log.abandonedMetadataFiles(Math.min(cutoff, keepFrom))) {
             orphans.add(s.path());
             bytes += s.length();
         }

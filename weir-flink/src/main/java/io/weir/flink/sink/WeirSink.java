@@ -12,6 +12,7 @@ import io.weir.flink.sink.internal.CommitPlan;
 import io.weir.flink.sink.internal.CommitterMetrics;
 import io.weir.flink.sink.internal.PostCommitCompactor;
 import io.weir.flink.sink.internal.WriterMetrics;
+import io.weir.write.PendingFilesLease;
 import io.weir.io.FileIO;
 import io.weir.partition.PartitionHash;
 
@@ -199,10 +200,28 @@ public final class WeirSink
                         : newWrite(table, subtask, writers);
         return new WeirSinkWriter(
                 write,
+                new PendingFilesLease(table, writerLeaseId(context), WRITER_LEASE_TTL),
                 new FlinkRows.ToWeir(rowType),
                 new WriterMetrics(context.metricGroup(), write),
                 hook,
                 subtask);
+    }
+
+    /**
+     * How long a writer's lease on its files not committed yet protects them without renewal
+     * (docs/table-services.md, "Writer leases"): the longest a restored job may take to commit the
+     * files of its last checkpoint again.
+     */
+    static final java.time.Duration WRITER_LEASE_TTL = java.time.Duration.ofHours(1);
+
+    /** Unique per writer attempt: the job, the subtask and a random part. */
+    private static String writerLeaseId(WriterInitContext context) {
+        return "flink-"
+                + context.getJobInfo().getJobId()
+                + "-"
+                + context.getTaskInfo().getIndexOfThisSubtask()
+                + "-"
+                + java.util.UUID.randomUUID().toString().substring(0, 8);
     }
 
     private TableWrite newWrite(Table table, int subtask, int writers) {
