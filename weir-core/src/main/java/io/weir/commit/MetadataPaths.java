@@ -75,7 +75,6 @@ final class MetadataPaths {
         return tagsDir() + "/" + name + SUFFIX;
     }
 
-
     /**
      * Whether a file name is a temporary file of a metadata write ({@code .<target>.<random>.tmp},
      * as {@link io.weir.io.LocalFileIO} writes them): left behind only if the writer died.

@@ -5,9 +5,7 @@ import io.weir.exceptions.CorruptFileException;
 import io.weir.util.Json;
 import io.weir.util.JsonFields;
 
-/**
- * JSON codec of a writer's lease, {@code _weir/writers/<writer id>.json} (docs/format.md §6.7).
- */
+/** JSON codec of a writer's lease, {@code _weir/writers/<writer id>.json} (docs/format.md §6.7). */
 final class WriterLeaseParser {
     static final String WRITER_ID = "writer-id";
     static final String OLDEST_FILE_MILLIS = "oldest-file-millis";

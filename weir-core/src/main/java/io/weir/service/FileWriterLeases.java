@@ -29,7 +29,9 @@ public final class FileWriterLeases implements WriterLeases {
                 log.location());
         WriterLease lease;
         try {
-            lease = new WriterLease(writerId, oldestFileMillis, log.clock().millis() + ttl.toMillis());
+            lease =
+                    new WriterLease(
+                            writerId, oldestFileMillis, log.clock().millis() + ttl.toMillis());
         } catch (IllegalArgumentException | NullPointerException e) {
             throw new ValidationException(
                     "Cannot hold a writer lease on table " + log.location() + ": " + e.getMessage(),

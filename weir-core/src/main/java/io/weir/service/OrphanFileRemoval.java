@@ -144,8 +144,8 @@ public final class OrphanFileRemoval implements RemoveOrphanFiles {
 
     /**
      * The least modification time of the files that live writer leases protect (less {@link
-     * WriterLeases#CLOCK_ALLOWANCE}); {@code Long.MAX_VALUE} if no lease is live. Ended leases
-     * and lease files that do not parse protect nothing and are skipped with a warning.
+     * WriterLeases#CLOCK_ALLOWANCE}); {@code Long.MAX_VALUE} if no lease is live. Ended leases and
+     * lease files that do not parse protect nothing and are skipped with a warning.
      */
     private long writesInFlightSince() {
         long now = log.clock().millis();
@@ -162,9 +162,7 @@ public final class OrphanFileRemoval implements RemoveOrphanFiles {
                         java.time.Instant.ofEpochMilli(lease.expiresMillis()));
             }
         }
-        return since == Long.MAX_VALUE
-                ? since
-                : since - WriterLeases.CLOCK_ALLOWANCE.toMillis();
+        return since == Long.MAX_VALUE ? since : since - WriterLeases.CLOCK_ALLOWANCE.toMillis();
     }
 
     private List<FileStatus> listAll() {

@@ -9,7 +9,6 @@ import io.weir.commit.TableState;
 import io.weir.commit.TagFiles;
 import io.weir.exceptions.CorruptFileException;
 import io.weir.exceptions.ValidationException;
-import io.weir.io.FileStatus;
 import io.weir.options.TableOptions;
 
 import org.slf4j.Logger;

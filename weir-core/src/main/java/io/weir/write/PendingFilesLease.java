@@ -27,10 +27,10 @@ import java.util.List;
  * snapshot, or was added by a commit made after the hand-over (for files compacted away since).
  * Hand-overs are committed in order, so the first one not known committed bounds the lease.
  *
- * <p>The lease is written when the writer is created, before any file, and renewed at each hand-over
- * and whenever {@link #renewIfDue} finds a third of its duration passed. {@link #close} releases it
- * if every hand-over is known committed; otherwise the lease stays until it ends, to protect the
- * files a restored job commits again.
+ * <p>The lease is written when the writer is created, before any file, and renewed at each
+ * hand-over and whenever {@link #renewIfDue} finds a third of its duration passed. {@link #close}
+ * releases it if every hand-over is known committed; otherwise the lease stays until it ends, to
+ * protect the files a restored job commits again.
  *
  * <p>Not thread-safe: one per writer.
  */
@@ -49,7 +49,10 @@ public final class PendingFilesLease implements AutoCloseable {
     private static final class HandOver {
         final long since;
         final DataFile sample;
-        /** Every commit up to this one was searched for the sample, or made before the hand-over. */
+
+        /**
+         * Every commit up to this one was searched for the sample, or made before the hand-over.
+         */
         long searchedUpTo;
 
         HandOver(long since, DataFile sample, long searchedUpTo) {

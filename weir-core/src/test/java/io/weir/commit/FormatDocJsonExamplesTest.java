@@ -47,7 +47,7 @@ class FormatDocJsonExamplesTest {
             TagFiles.Entry tag = TagFiles.parse("_weir/tags/" + name + ".json", json);
             return TagFiles.toJson(tag.tag(), tag.state()).strip();
         }
-        if (json.contains("\"writer-id\"")) {
+        if (json.contains("\"oldest-file-millis\"")) {
             return WriterLeaseParser.toJson(WriterLeaseParser.fromJson(file, json)).strip();
         }
         if (json.contains("\"consumer-id\"")) {

@@ -141,7 +141,9 @@ class WriterLeasesTest {
     @Test
     void aGarbageLeaseDoesNotStopOrphanRemoval() throws Exception {
         String garbage = location + "/_weir/writers/broken.json";
-        io.overwrite(garbage, "{\"format-version\" : 1, \"writer-id\" : ".getBytes(StandardCharsets.UTF_8));
+        io.overwrite(
+                garbage,
+                "{\"format-version\" : 1, \"writer-id\" : ".getBytes(StandardCharsets.UTF_8));
         String noTime = location + "/_weir/writers/no-time.json";
         io.overwrite(
                 noTime,

@@ -12,9 +12,9 @@ import io.weir.flink.sink.internal.CommitPlan;
 import io.weir.flink.sink.internal.CommitterMetrics;
 import io.weir.flink.sink.internal.PostCommitCompactor;
 import io.weir.flink.sink.internal.WriterMetrics;
-import io.weir.write.PendingFilesLease;
 import io.weir.io.FileIO;
 import io.weir.partition.PartitionHash;
+import io.weir.write.PendingFilesLease;
 
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.typeinfo.TypeInformation;

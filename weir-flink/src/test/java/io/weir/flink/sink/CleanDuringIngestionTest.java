@@ -22,8 +22,8 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The defect of issue 25, item 4: orphan removal run during ingestion deleted log files that the job
- * had written but not committed yet; the job then committed references to them and every read
+ * The defect of issue 25, item 4: orphan removal run during ingestion deleted log files that the
+ * job had written but not committed yet; the job then committed references to them and every read
  * failed. Here orphan removal runs over and over while a streaming job writes, each time with a
  * cutoff in the future (every unreferenced file counts as old: what {@code --orphans-older-than '0
  * s'} did, and what a checkpoint slower than the least age does). The writers' leases keep their
@@ -92,7 +92,9 @@ class CleanDuringIngestionTest {
         reporter.publishEntry(
                 "clean", cleans + " orphan removals during " + commits + " commits of the job");
         assertThat(commits).as("commits").isGreaterThan(10);
-        assertThat(cleansWithLeases).as("orphan removals while writers held leases").isGreaterThan(5);
+        assertThat(cleansWithLeases)
+                .as("orphan removals while writers held leases")
+                .isGreaterThan(5);
 
         assertThat(SinkTestTables.read(table.location())).isEqualTo(Changes.keyedModel(ROWS, KEYS));
         // Once the job is done, nothing is in flight: with every lease ended or released, a clean
