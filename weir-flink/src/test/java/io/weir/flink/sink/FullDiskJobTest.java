@@ -107,6 +107,61 @@ class FullDiskJobTest {
         assertThat(SinkTestTables.read(location)).isEqualTo(model(ROWS));
     }
 
+    /**
+     * A bulk insert (batch) whose spill directory is on the full disk fails naming the spill file
+     * and the table and commits nothing; once space is freed, the same job runs again and the table
+     * holds exactly its rows.
+     */
+    @Test
+    void aBulkInsertWhoseSpillDirectoryIsFullFailsClearlyAndRunsAgainOnceSpaceIsFree()
+            throws Exception {
+        disk = SmallTmpfs.mount(dir, 8);
+        String location = dir.resolve("t").toString();
+        Tables.create(location, SinkTestTables.keyedSchema(), Map.of("bucket", "2"));
+        long rows = 4_000;
+        disk.fill();
+        assertThatThrownBy(() -> bulkInsert(location, rows))
+                .satisfies(
+                        e -> {
+                            String message = diskFullError(e);
+                            assertThat(message)
+                                    .containsPattern(
+                                            "Cannot write spill file "
+                                                    + java.util.regex.Pattern.quote(
+                                                            disk.dir().toString())
+                                                    + "/weir-bulk-\\S+ of table "
+                                                    + java.util.regex.Pattern.quote(location)
+                                                    + ": No space left on device");
+                        });
+        assertThat(Tables.load(location).currentSnapshot().id()).as("nothing committed").isZero();
+
+        disk.free();
+        bulkInsert(location, rows);
+        assertThat(SinkTestTables.read(location)).isEqualTo(model(rows));
+    }
+
+    private void bulkInsert(String location, long rows) throws Exception {
+        WeirSink sink =
+                WeirSink.builder()
+                        .location(location)
+                        .writeMode(WriteMode.BULK_INSERT)
+                        .writeBufferSize(1 << 20)
+                        .spillDirectory(disk.dir().toString())
+                        .build();
+        Configuration conf = new Configuration();
+        conf.setString("restart-strategy.type", "none");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setRuntimeMode(org.apache.flink.api.common.RuntimeExecutionMode.BATCH);
+        env.fromSource(
+                        new NumberSequenceSource(0, rows - 1),
+                        WatermarkStrategy.noWatermarks(),
+                        "rows")
+                .map(new BigRows(), sink.inputType())
+                .sinkTo(sink)
+                .setParallelism(2);
+        env.execute("bulk insert, full spill disk");
+    }
+
     private static JobClient submit(String location, Path checkpoints, Path restoreFrom)
             throws Exception {
         Configuration conf = new Configuration();
@@ -142,24 +197,25 @@ class FullDiskJobTest {
      * it.
      */
     private static String namesFileAndTable(Throwable failure, String location) {
-        List<String> messages = new ArrayList<>();
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            messages.add(String.valueOf(t.getMessage()));
-        }
-        String full =
-                messages.stream()
-                        .filter(
-                                m ->
-                                        m.contains("No space left on device")
-                                                && m.contains(" of table "))
-                        .findFirst()
-                        .orElseThrow(() -> new AssertionError("No clear error in " + messages));
+        String full = diskFullError(failure);
         assertThat(full)
                 .as("names a file of the table and the table")
                 .containsPattern(
                         "(file|lease|writing) " + java.util.regex.Pattern.quote(location) + "/\\S+")
                 .contains(" of table " + location);
         return full;
+    }
+
+    /** The first message in the chain that says the disk is full and names a table. */
+    private static String diskFullError(Throwable failure) {
+        List<String> messages = new ArrayList<>();
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            messages.add(String.valueOf(t.getMessage()));
+        }
+        return messages.stream()
+                .filter(m -> m.contains("No space left on device") && m.contains(" of table "))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("No clear error in " + messages));
     }
 
     /** Row {@code seq}: key seq, about 1 KB of incompressible text. */
