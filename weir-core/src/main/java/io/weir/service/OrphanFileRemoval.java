@@ -88,17 +88,13 @@ public final class OrphanFileRemoval implements RemoveOrphanFiles {
         // references it.
         long keepFrom = writesInFlightSince();
         List<FileStatus> candidates = new ArrayList<>();
-        int inFlight = 0;
         for (FileStatus s : listed) {
             if (s.modificationTimeMillis() < cutoff && !s.path().startsWith(metadataDir)) {
-                if (s.modificationTimeMillis() >= keepFrom) {
-                    inFlight++;
-                } else {
-                    candidates.add(s);
-                }
+                candidates.add(s);
             }
         }
         Set<String> referenced = referencedFiles();
+        int inFlight = 0;
         List<String> orphans = new ArrayList<>();
         long bytes = 0;
         for (FileStatus s : candidates) {
@@ -107,7 +103,12 @@ public final class OrphanFileRemoval implements RemoveOrphanFiles {
                 throw new IllegalStateException(
                         "Listing " + root + " returned " + s.path() + ", which is not under it");
             }
-            if (!referenced.contains(relative)) {
+            if (referenced.contains(relative)) {
+                continue;
+            }
+            if (s.modificationTimeMillis() >= keepFrom) {
+                inFlight++;
+            } else {
                 orphans.add(s.path());
                 bytes += s.length();
             }
@@ -139,7 +140,7 @@ public final class OrphanFileRemoval implements RemoveOrphanFiles {
                     bytes,
                     log.location());
         }
-        return new RemoveOrphanFilesResult(orphans, bytes, dryRun);
+        return new RemoveOrphanFilesResult(orphans, bytes, dryRun, inFlight);
     }
 
     /**

@@ -83,6 +83,7 @@ class WriterLeasesTest {
         clock.advance(Duration.ofMinutes(5));
         RemoveOrphanFilesResult clean = table.removeOrphanFiles().olderThan(LEAST).execute();
         assertThat(clean.orphanFiles()).containsExactlyInAnyOrderElementsOf(oldOrphans);
+        assertThat(clean.inFlightFiles()).isEqualTo(inFlight.size() + strays.size());
         assertExist(paths(inFlight));
         assertExist(strays);
         assertThat(table.removeOrphanFiles().olderThan(LEAST).dryRun().execute().orphanFiles())
@@ -97,8 +98,9 @@ class WriterLeasesTest {
         // Files older than every live lease are handled as without leases: the strays, two
         // minutes older than the lease's time, go; the committed files stay.
         age(strays, Duration.ofMinutes(2));
-        assertThat(table.removeOrphanFiles().olderThan(LEAST).execute().orphanFiles())
-                .containsExactlyInAnyOrderElementsOf(strays);
+        RemoveOrphanFilesResult afterCommit = table.removeOrphanFiles().olderThan(LEAST).execute();
+        assertThat(afterCommit.orphanFiles()).containsExactlyInAnyOrderElementsOf(strays);
+        assertThat(afterCommit.inFlightFiles()).isZero();
         assertExist(paths(inFlight));
         assertThat(table.currentSnapshot().files().stream().map(DataFile::path))
                 .containsAll(inFlight.stream().map(DataFile::path).toList());
