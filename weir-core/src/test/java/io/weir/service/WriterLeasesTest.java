@@ -5,6 +5,7 @@ import io.weir.RemoveOrphanFilesResult;
 import io.weir.Table;
 import io.weir.TableWrite;
 import io.weir.WriterLease;
+import io.weir.commit.MetadataDiagnosis;
 import io.weir.data.BinaryRowWriter;
 import io.weir.exceptions.ValidationException;
 import io.weir.io.FileIO;
@@ -158,6 +159,13 @@ class WriterLeasesTest {
         assertThat(table.removeOrphanFiles().olderThan(LEAST).execute().orphanFiles())
                 .containsExactlyInAnyOrderElementsOf(orphans);
         assertThat(io.exists(garbage)).isTrue();
+        // weir doctor lists it.
+        assertThat(MetadataDiagnosis.run(io, location).problems())
+                .anySatisfy(
+                        p ->
+                                assertThat(p)
+                                        .startsWith("Corrupt file " + garbage)
+                                        .contains("not a writer lease (ignored: it protects"));
 
         // It goes as an ended lease does, once last modified longer than orphan.older-than ago.
         age(List.of(garbage, noTime), Duration.ofDays(2));
