@@ -9,10 +9,11 @@ import java.time.Duration;
  *
  * <p>A file is an orphan iff it is not live in the latest snapshot, no commit file that still
  * exists adds or removes it, it is not part of the table's metadata ({@code _weir/}: only temporary
- * files there can be orphans, never schemas, commits, checkpoints, markers or leases), and it was
- * last modified before the cutoff. The cutoff protects files of writes in flight: it must be older
- * than the longest time between writing a file and committing it (for a Flink job, including a
- * restore from an old checkpoint). See docs/table-services.md.
+ * files there can be orphans, never schemas, commits, checkpoints, markers or live leases), it was
+ * last modified before the cutoff, and no live {@link WriterLeases writer lease} covers it. Writer
+ * leases protect the files of writes in flight whose writers hold them (the Flink sink's); for
+ * other writers the cutoff must be older than the longest time between writing a file and
+ * committing it. See docs/table-services.md.
  */
 public interface RemoveOrphanFiles {
     /**

@@ -30,11 +30,23 @@ public record SnapshotLease(String consumerId, long commitId, long expiresMillis
      * @throws IllegalArgumentException if it cannot
      */
     public static void checkConsumerId(String consumerId) {
-        Objects.requireNonNull(consumerId, "consumerId");
-        if (!VALID_ID.matcher(consumerId).matches() || consumerId.startsWith(".")) {
+        checkLeaseId("consumer id", consumerId);
+    }
+
+    /**
+     * Checks that an id can name a lease file (a reader's or a {@link WriterLease writer's}).
+     *
+     * @param what what the id is, for the message ("consumer id", "writer id")
+     * @throws IllegalArgumentException if it cannot
+     */
+    static void checkLeaseId(String what, String id) {
+        Objects.requireNonNull(id, what);
+        if (!VALID_ID.matcher(id).matches() || id.startsWith(".")) {
             throw new IllegalArgumentException(
-                    "Invalid consumer id '"
-                            + consumerId
+                    "Invalid "
+                            + what
+                            + " '"
+                            + id
                             + "': use 1 to 200 letters, digits, '.', '_' or '-', not starting"
                             + " with '.'");
         }

@@ -129,6 +129,12 @@ public interface Table {
     /** Leases by which readers keep the snapshots they read from expiring. */
     SnapshotLeases leases();
 
+    /**
+     * Leases by which writers keep the files they have not committed yet from orphan removal
+     * (docs/table-services.md, "Writer leases").
+     */
+    WriterLeases writerLeases();
+
     /** Named snapshots that expiry keeps (create, delete, list). */
     Tags tags();
 }

@@ -132,6 +132,12 @@ public final class CleanCommand implements Callable<Integer> {
         out.printf(
                 "Orphans: %s %d files (%s)%n",
                 verb, removed.orphanFiles().size(), Sizes.format(removed.orphanBytes()));
+        if (removed.inFlightFiles() > 0) {
+            out.printf(
+                    "Orphans: kept %d unreferenced files of writes not committed yet (a live writer"
+                            + " lease covers them)%n",
+                    removed.inFlightFiles());
+        }
         if (dryRun) {
             out.println("Dry run: nothing was changed");
         }

@@ -84,12 +84,19 @@ public final class MetadataDiagnosis {
             problems.add(e.getMessage());
         }
 
-        for (FileStatus s : new LeaseFiles(io, location).damaged()) {
+        for (FileStatus s : LeaseFiles.readers(io, location).damaged()) {
             problems.add(
                     "Corrupt file "
                             + s.path()
                             + ": not a reader lease (ignored: it protects nothing; snapshot"
                             + " expiry deletes it once older than orphan.older-than)");
+        }
+        for (FileStatus s : LeaseFiles.writers(io, location).damaged()) {
+            problems.add(
+                    "Corrupt file "
+                            + s.path()
+                            + ": not a writer lease (ignored: it protects nothing; orphan"
+                            + " removal deletes it once older than orphan.older-than)");
         }
         TagFiles tags = new TagFiles(io, location);
         for (FileStatus s : files.list(paths.tagsDir())) {

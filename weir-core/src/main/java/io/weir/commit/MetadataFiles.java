@@ -201,6 +201,7 @@ final class MetadataFiles {
                         paths.commitsDir(),
                         paths.checkpointsDir(),
                         paths.consumersDir(),
+                        paths.writersDir(),
                         paths.tagsDir())) {
             for (FileStatus s : list(dir)) {
                 if (MetadataPaths.isTemporary(s.path())

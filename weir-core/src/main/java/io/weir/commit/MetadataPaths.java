@@ -61,6 +61,11 @@ final class MetadataPaths {
         return location + "/" + METADATA_DIR + "/consumers";
     }
 
+    /** Writers' leases on their files not committed yet (docs/format.md §6.7). */
+    String writersDir() {
+        return location + "/" + METADATA_DIR + "/writers";
+    }
+
     String tagsDir() {
         return location + "/" + METADATA_DIR + "/tags";
     }
@@ -68,11 +73,6 @@ final class MetadataPaths {
     /** A tag: a named snapshot (docs/format.md §6.8). */
     String tag(String name) {
         return tagsDir() + "/" + name + SUFFIX;
-    }
-
-    /** The lease of one consumer (reader) of the table. */
-    String consumer(String consumerId) {
-        return consumersDir() + "/" + consumerId + SUFFIX;
     }
 
     /**

@@ -13,11 +13,11 @@ import java.util.List;
 /** The {@link SnapshotLeases} of a table, stored as files under {@code _weir/consumers/}. */
 public final class FileSnapshotLeases implements SnapshotLeases {
     private final CommitLog log;
-    private final LeaseFiles files;
+    private final LeaseFiles<SnapshotLease> files;
 
     public FileSnapshotLeases(CommitLog log) {
         this.log = log;
-        this.files = new LeaseFiles(log.io(), log.location());
+        this.files = LeaseFiles.readers(log.io(), log.location());
     }
 
     @Override

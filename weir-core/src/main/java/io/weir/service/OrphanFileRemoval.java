@@ -4,7 +4,10 @@ import io.weir.Commit;
 import io.weir.DataFile;
 import io.weir.RemoveOrphanFiles;
 import io.weir.RemoveOrphanFilesResult;
+import io.weir.WriterLease;
+import io.weir.WriterLeases;
 import io.weir.commit.CommitLog;
+import io.weir.commit.LeaseFiles;
 import io.weir.commit.TableState;
 import io.weir.commit.TagFiles;
 import io.weir.exceptions.CorruptFileException;
@@ -37,11 +40,13 @@ public final class OrphanFileRemoval implements RemoveOrphanFiles {
     private static final Logger LOG = LoggerFactory.getLogger(OrphanFileRemoval.class);
 
     private final CommitLog log;
+    private final LeaseFiles<WriterLease> writerLeases;
     private Long olderThan;
     private boolean dryRun;
 
     public OrphanFileRemoval(CommitLog log) {
         this.log = log;
+        this.writerLeases = LeaseFiles.writers(log.io(), log.location());
     }
 
     @Override
@@ -77,13 +82,19 @@ public final class OrphanFileRemoval implements RemoveOrphanFiles {
                                 - log.metadata().options().orphanOlderThan().toMillis();
         String root = log.location().endsWith("/") ? log.location() : log.location() + "/";
         String metadataDir = root + CommitLog.METADATA_DIR + "/";
+        List<FileStatus> listed = listAll();
+        // Leases second, metadata third: a file listed above is covered by a lease read now, or
+        // its writer moved the lease past it after committing it, and the metadata read below
+        // references it.
+        long keepFrom = writesInFlightSince();
         List<FileStatus> candidates = new ArrayList<>();
-        for (FileStatus s : listAll()) {
+        for (FileStatus s : listed) {
             if (s.modificationTimeMillis() < cutoff && !s.path().startsWith(metadataDir)) {
                 candidates.add(s);
             }
         }
         Set<String> referenced = referencedFiles();
+        int inFlight = 0;
         List<String> orphans = new ArrayList<>();
         long bytes = 0;
         for (FileStatus s : candidates) {
@@ -92,14 +103,29 @@ public final class OrphanFileRemoval implements RemoveOrphanFiles {
                 throw new IllegalStateException(
                         "Listing " + root + " returned " + s.path() + ", which is not under it");
             }
-            if (!referenced.contains(relative)) {
+            if (referenced.contains(relative)) {
+                continue;
+            }
+            if (s.modificationTimeMillis() >= keepFrom) {
+                inFlight++;
+            } else {
                 orphans.add(s.path());
                 bytes += s.length();
             }
         }
-        for (FileStatus s : log.abandonedMetadataFiles(cutoff)) {
+        for (FileStatus s : log.abandonedMetadataFiles(Math.min(cutoff, keepFrom))) {
             orphans.add(s.path());
             bytes += s.length();
+        }
+        long grace = log.metadata().options().orphanOlderThan().toMillis();
+        orphans.addAll(writerLeases.endedBefore(log.clock().millis() - grace));
+        if (inFlight > 0) {
+            LOG.info(
+                    "Kept {} unreferenced files of table {} modified since {}: a live writer lease"
+                            + " covers them (writes not committed yet)",
+                    inFlight,
+                    log.location(),
+                    java.time.Instant.ofEpochMilli(keepFrom));
         }
         if (!dryRun) {
             try {
@@ -114,7 +140,30 @@ public final class OrphanFileRemoval implements RemoveOrphanFiles {
                     bytes,
                     log.location());
         }
-        return new RemoveOrphanFilesResult(orphans, bytes, dryRun);
+        return new RemoveOrphanFilesResult(orphans, bytes, dryRun, inFlight);
+    }
+
+    /**
+     * The least modification time of the files that live writer leases protect (less {@link
+     * WriterLeases#CLOCK_ALLOWANCE}); {@code Long.MAX_VALUE} if no lease is live. Ended leases and
+     * lease files that do not parse protect nothing and are skipped with a warning.
+     */
+    private long writesInFlightSince() {
+        long now = log.clock().millis();
+        long since = Long.MAX_VALUE;
+        for (WriterLease lease : writerLeases.list()) {
+            if (lease.isLive(now)) {
+                since = Math.min(since, lease.oldestFileMillis());
+            } else {
+                LOG.warn(
+                        "Ignoring the writer lease {} of table {}: it ended at {} (not renewed"
+                                + " since); it protects nothing",
+                        lease.writerId(),
+                        log.location(),
+                        java.time.Instant.ofEpochMilli(lease.expiresMillis()));
+            }
+        }
+        return since == Long.MAX_VALUE ? since : since - WriterLeases.CLOCK_ALLOWANCE.toMillis();
     }
 
     private List<FileStatus> listAll() {

@@ -9,7 +9,6 @@ import io.weir.commit.TableState;
 import io.weir.commit.TagFiles;
 import io.weir.exceptions.CorruptFileException;
 import io.weir.exceptions.ValidationException;
-import io.weir.io.FileStatus;
 import io.weir.options.TableOptions;
 
 import org.slf4j.Logger;
@@ -87,7 +86,7 @@ public final class SnapshotExpiry implements ExpireSnapshots {
     private ExpireSnapshotsResult run(boolean execute) {
         TableState latest = log.refresh();
         TableOptions options = log.metadata().options();
-        LeaseFiles leases = new LeaseFiles(log.io(), log.location());
+        LeaseFiles<SnapshotLease> leases = LeaseFiles.readers(log.io(), log.location());
         long now = log.clock().millis();
         RetentionPolicy policy =
                 new RetentionPolicy(
@@ -197,27 +196,9 @@ public final class SnapshotExpiry implements ExpireSnapshots {
         return leases.stream().filter(l -> l.isLive(now)).toList();
     }
 
-    /**
-     * Lease files that ended longer than {@code orphan.older-than} ago: a reader renewing such a
-     * lease could lose the renewal to this deletion, and one that waited that long has lost its
-     * snapshots anyway.
-     */
-    private List<String> endedLeases(LeaseFiles leases, long now) {
-        long grace = log.metadata().options().orphanOlderThan().toMillis();
-        List<String> paths = new ArrayList<>();
-        for (SnapshotLease lease : leases.list()) {
-            if (lease.expiresMillis() < now - grace) {
-                paths.add(leases.path(lease.consumerId()));
-            }
-        }
-        // A lease file that does not parse protects nothing; it goes once it is as old as an
-        // ended lease may be (its last write is the latest it could have been renewed).
-        for (FileStatus damaged : leases.damaged()) {
-            if (damaged.modificationTimeMillis() < now - grace) {
-                paths.add(damaged.path());
-            }
-        }
-        return paths;
+    /** Lease files that ended longer than {@code orphan.older-than} ago (see LeaseFiles). */
+    private List<String> endedLeases(LeaseFiles<SnapshotLease> leases, long now) {
+        return leases.endedBefore(now - log.metadata().options().orphanOlderThan().toMillis());
     }
 
     private List<String> fullPaths(List<String> relative) {

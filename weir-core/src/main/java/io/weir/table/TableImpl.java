@@ -18,6 +18,7 @@ import io.weir.TableScan;
 import io.weir.TableWrite;
 import io.weir.Tags;
 import io.weir.UpdateSchema;
+import io.weir.WriterLeases;
 import io.weir.commit.AppendFilesImpl;
 import io.weir.commit.CommitLog;
 import io.weir.commit.OverwriteFilesImpl;
@@ -29,6 +30,7 @@ import io.weir.scan.TableScanImpl;
 import io.weir.schema.UpdateSchemaImpl;
 import io.weir.service.CompactionImpl;
 import io.weir.service.FileSnapshotLeases;
+import io.weir.service.FileWriterLeases;
 import io.weir.service.OrphanFileRemoval;
 import io.weir.service.PartitionExpiry;
 import io.weir.service.RescaleImpl;
@@ -291,6 +293,11 @@ public final class TableImpl implements Table {
     @Override
     public SnapshotLeases leases() {
         return new FileSnapshotLeases(log);
+    }
+
+    @Override
+    public WriterLeases writerLeases() {
+        return new FileWriterLeases(log);
     }
 
     @Override

@@ -28,8 +28,8 @@ class FormatDocJsonExamplesTest {
         while (m.find()) {
             examples.add(m.group(1).strip());
         }
-        // Schema, two commits, checkpoint, expiry marker, lease, tag.
-        assertThat(examples).hasSize(7);
+        // Schema, two commits, checkpoint, expiry marker, reader lease, writer lease, tag.
+        assertThat(examples).hasSize(8);
         for (String json : examples) {
             assertThat(roundTrip(json)).as("example:%n%s", json).isEqualTo(json);
         }
@@ -46,6 +46,9 @@ class FormatDocJsonExamplesTest {
             String name = json.replaceAll("(?s).*\"tag-name\" : \"([^\"]+)\".*", "$1");
             TagFiles.Entry tag = TagFiles.parse("_weir/tags/" + name + ".json", json);
             return TagFiles.toJson(tag.tag(), tag.state()).strip();
+        }
+        if (json.contains("\"oldest-file-millis\"")) {
+            return WriterLeaseParser.toJson(WriterLeaseParser.fromJson(file, json)).strip();
         }
         if (json.contains("\"consumer-id\"")) {
             return LeaseParser.toJson(LeaseParser.fromJson(file, json)).strip();

@@ -34,6 +34,22 @@ public final class FlinkTypes {
 
     /** The Weir type of a Flink type; unsupported types fail naming the column. */
     public static DataType toWeir(LogicalType type, String column) {
+        try {
+            return convert(type, column);
+        } catch (IllegalArgumentException e) {
+            // A parameter Flink allows and Weir does not, e.g. CHAR(0).
+            throw new ValidationException(
+                    "Column '"
+                            + column
+                            + "' has type "
+                            + type.asSummaryString()
+                            + ", which Weir cannot store: "
+                            + e.getMessage(),
+                    e);
+        }
+    }
+
+    private static DataType convert(LogicalType type, String column) {
         DataType weir =
                 switch (type.getTypeRoot()) {
                     case BOOLEAN -> DataTypes.BOOLEAN();

@@ -90,7 +90,12 @@ final class CatalogTables {
         } catch (IllegalArgumentException e) {
             throw new ValidationException("Cannot create table " + name + ": " + e.getMessage(), e);
         }
-        return new Definition(FlinkSchemas.toWeir(schema, resolved.getPartitionKeys()), options);
+        try {
+            return new Definition(
+                    FlinkSchemas.toWeir(schema, resolved.getPartitionKeys()), options);
+        } catch (ValidationException | io.weir.exceptions.ValidationException e) {
+            throw new ValidationException("Cannot create table " + name + ": " + e.getMessage(), e);
+        }
     }
 
     /** The catalog table of a Weir table: its schema, keys, options and location. */

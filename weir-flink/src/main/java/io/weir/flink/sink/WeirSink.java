@@ -15,6 +15,7 @@ import io.weir.flink.sink.internal.PostCommitCompactor;
 import io.weir.flink.sink.internal.WriterMetrics;
 import io.weir.io.FileIO;
 import io.weir.partition.PartitionHash;
+import io.weir.write.PendingFilesLease;
 
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -187,10 +188,28 @@ public final class WeirSink
                         : newWrite(table, subtask, writers);
         return new WeirSinkWriter(
                 write,
+                new PendingFilesLease(table, writerLeaseId(context), WRITER_LEASE_TTL),
                 new FlinkRows.ToWeir(rowType),
                 new WriterMetrics(context.metricGroup(), write),
                 hook,
                 subtask);
+    }
+
+    /**
+     * How long a writer's lease on its files not committed yet protects them without renewal
+     * (docs/table-services.md, "Writer leases"): the longest a restored job may take to commit the
+     * files of its last checkpoint again.
+     */
+    static final java.time.Duration WRITER_LEASE_TTL = java.time.Duration.ofHours(1);
+
+    /** Unique per writer attempt: the job, the subtask and a random part. */
+    private static String writerLeaseId(WriterInitContext context) {
+        return "flink-"
+                + context.getJobInfo().getJobId()
+                + "-"
+                + context.getTaskInfo().getIndexOfThisSubtask()
+                + "-"
+                + java.util.UUID.randomUUID().toString().substring(0, 8);
     }
 
     private TableWrite newWrite(Table table, int subtask, int writers) {

@@ -4,6 +4,7 @@ import io.weir.DataFile;
 import io.weir.TableWrite;
 import io.weir.flink.FlinkRows;
 import io.weir.flink.sink.internal.WriterMetrics;
+import io.weir.write.PendingFilesLease;
 
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.table.data.RowData;
@@ -16,12 +17,16 @@ import java.util.List;
  * row (zero-copy for a {@code BinaryRowData}, which is what the bucket shuffle delivers) and
  * written; at each checkpoint {@link #prepareCommit} flushes and hands the files on. Files not yet
  * handed on when the writer closes (a failure) are deleted by {@link TableWrite#close()}.
+ *
+ * <p>A {@link PendingFilesLease} protects the writer's files from orphan removal until it sees them
+ * committed: taken before the first file, renewed at each hand-over (docs/table-services.md).
  */
 final class WeirSinkWriter implements CommittingSinkWriter<RowData, WeirWriteResult> {
     /** Rows between two publications of the metrics' counters. */
     private static final int METRICS_INTERVAL = 4096;
 
     private final TableWrite write;
+    private final PendingFilesLease lease;
     private final FlinkRows.ToWeir toWeir;
     private final WriterMetrics metrics;
     private final WeirSinkHook hook;
@@ -30,11 +35,13 @@ final class WeirSinkWriter implements CommittingSinkWriter<RowData, WeirWriteRes
 
     WeirSinkWriter(
             TableWrite write,
+            PendingFilesLease lease,
             FlinkRows.ToWeir toWeir,
             WriterMetrics metrics,
             WeirSinkHook hook,
             int subtask) {
         this.write = write;
+        this.lease = lease;
         this.toWeir = toWeir;
         this.metrics = metrics;
         this.hook = hook;
@@ -50,6 +57,7 @@ final class WeirSinkWriter implements CommittingSinkWriter<RowData, WeirWriteRes
         if (--untilMetrics == 0) {
             untilMetrics = METRICS_INTERVAL;
             metrics.refresh();
+            lease.renewIfDue();
         }
     }
 
@@ -60,6 +68,7 @@ final class WeirSinkWriter implements CommittingSinkWriter<RowData, WeirWriteRes
     @Override
     public Collection<WeirWriteResult> prepareCommit() {
         List<DataFile> files = write.prepareCommit();
+        lease.handedOn(files);
         metrics.refresh();
         if (hook != null) {
             hook.afterPrepareCommit(subtask, files);
@@ -69,6 +78,10 @@ final class WeirSinkWriter implements CommittingSinkWriter<RowData, WeirWriteRes
 
     @Override
     public void close() {
-        write.close();
+        try {
+            write.close();
+        } finally {
+            lease.close();
+        }
     }
 }

@@ -81,6 +81,77 @@ public final class WeirConnectorOptions {
         }
     }
 
+    /**
+     * Checks the values of the connector's own options (those not stored with the table: {@code
+     * write.mode}, {@code scan.*}, {@code lookup.*}, {@code sink.parallelism}) before Flink parses
+     * them, so that a bad value fails in the core's words, naming the option and what is valid
+     * rather than a Java class ("Could not parse value for enum class ...", "For input string").
+     *
+     * @throws ValidationException for the first value that does not parse
+     */
+    public static void checkConnectorValues(
+            Map<String, String> given, java.util.Collection<ConfigOption<?>> options) {
+        for (ConfigOption<?> option : options) {
+            String value = given.get(option.key());
+            if (value == null
+                    || TABLE_OPTIONS.containsKey(option.key())
+                    || STORAGE_OPTIONS.containsKey(option.key())) {
+                continue;
+            }
+            try {
+                org.apache.flink.configuration.Configuration.fromMap(Map.of(option.key(), value))
+                        .get(option);
+            } catch (IllegalArgumentException e) {
+                String expected = expectation(option);
+                throw new ValidationException(
+                        "Invalid value '"
+                                + value
+                                + "' for option '"
+                                + option.key()
+                                + "'"
+                                + (expected == null
+                                        ? ": " + e.getMessage()
+                                        : ": expected " + expected),
+                        e);
+            }
+        }
+    }
+
+    /** What a value of the option must look like, in the core's words; null if unknown. */
+    private static String expectation(ConfigOption<?> option) {
+        Class<?> type = typeOf(option);
+        if (type == null) {
+            return null;
+        }
+        if (type.isEnum()) {
+            return "one of " + java.util.Arrays.toString(type.getEnumConstants());
+        }
+        if (type == Integer.class) {
+            return "an integer";
+        }
+        if (type == Long.class) {
+            return "a long integer";
+        }
+        if (type == Boolean.class) {
+            return "true or false";
+        }
+        if (type == java.time.Duration.class) {
+            return "a duration such as '30 s', '10 min' or '7 d'";
+        }
+        return null;
+    }
+
+    /** The value type of a Flink option (Flink keeps its accessor package-private). */
+    private static Class<?> typeOf(ConfigOption<?> option) {
+        try {
+            java.lang.reflect.Method clazz = ConfigOption.class.getDeclaredMethod("getClazz");
+            clazz.setAccessible(true);
+            return (Class<?>) clazz.invoke(option);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
     /** The entries of {@code options} that are table options (stored with the table). */
     public static Map<String, String> tableOptions(Map<String, String> options) {
         Map<String, String> table = new TreeMap<>();

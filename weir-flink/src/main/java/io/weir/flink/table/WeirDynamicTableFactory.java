@@ -152,11 +152,21 @@ public class WeirDynamicTableFactory implements DynamicTableSourceFactory, Dynam
      */
     static OpenedTable openTable(Context context, StorageOptions catalog) {
         ResolvedCatalogTable ddl = context.getCatalogTable();
-        // The core parsers first, so that a bad value is reported in the core's words.
-        TableOptions options = WeirConnectorOptions.parseTableOptions(ddl.getOptions());
-        StorageOptions storage =
-                WeirConnectorOptions.storageOptions(
-                        context.getConfiguration(), catalog, ddl.getOptions());
+        String name = context.getObjectIdentifier().asSummaryString();
+        // The core parsers first, so that a bad value is reported in the core's words, with the
+        // table's name.
+        TableOptions options;
+        StorageOptions storage;
+        try {
+            options = WeirConnectorOptions.parseTableOptions(ddl.getOptions());
+            storage =
+                    WeirConnectorOptions.storageOptions(
+                            context.getConfiguration(), catalog, ddl.getOptions());
+            WeirConnectorOptions.checkConnectorValues(
+                    ddl.getOptions(), new WeirDynamicTableFactory().optionalOptions());
+        } catch (ValidationException e) {
+            throw new ValidationException("Table " + name + ": " + e.getMessage(), e);
+        }
         FactoryUtil.TableFactoryHelper helper =
                 FactoryUtil.createTableFactoryHelper(new WeirDynamicTableFactory(), context);
         helper.validateExcept(StorageOptions.HADOOP_PREFIX, MergeOptions.FIELDS_PREFIX);
@@ -166,8 +176,12 @@ public class WeirDynamicTableFactory implements DynamicTableSourceFactory, Dynam
                         helper.getOptions().get(WeirConnectorOptions.PATH),
                         storage);
         FileIOLoader io = FileIOLoader.of(location, storage);
-        String name = context.getObjectIdentifier().asSummaryString();
-        Schema schema = FlinkSchemas.toWeir(ddl.getResolvedSchema(), ddl.getPartitionKeys());
+        Schema schema;
+        try {
+            schema = FlinkSchemas.toWeir(ddl.getResolvedSchema(), ddl.getPartitionKeys());
+        } catch (ValidationException | io.weir.exceptions.ValidationException e) {
+            throw new ValidationException("Table " + name + ": " + e.getMessage(), e);
+        }
         Table table = loadIfExists(io.get(), location);
         if (table == null) {
             // If another job created it meanwhile, this loads that table, to be checked.

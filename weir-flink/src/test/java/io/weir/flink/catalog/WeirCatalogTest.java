@@ -253,6 +253,16 @@ class WeirCatalogTest {
                 "Cannot create table db.t: Invalid option 'sequence.field': column 'w' does not"
                         + " exist (columns: [id, v])");
         assertCreateFails(
+                "CREATE TABLE c.db.t (id BIGINT, c CHAR(0))",
+                "Cannot create table db.t: Column 'c' has type CHAR(0), which Weir cannot store:"
+                        + " Invalid CHAR type: length must be >= 1");
+        assertCreateFails(
+                "CREATE TABLE c.db.t (id BIGINT, m MAP<STRING, INT>)",
+                "Cannot create table db.t: Column 'm' has type MAP<STRING, INT>, which Weir does"
+                        + " not support yet (supported: BOOLEAN, TINYINT, SMALLINT, INT, BIGINT,"
+                        + " FLOAT, DOUBLE, DECIMAL, CHAR, VARCHAR, STRING, BINARY, VARBINARY,"
+                        + " BYTES, DATE, TIME, TIMESTAMP, TIMESTAMP_LTZ)");
+        assertCreateFails(
                 "CREATE TABLE c.db.`t$x` (id BIGINT)",
                 "Cannot create table db.t$x: '$' is reserved for system tables such as"
                         + " t$commits");

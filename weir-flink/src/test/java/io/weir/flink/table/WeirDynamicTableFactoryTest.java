@@ -215,7 +215,57 @@ class WeirDynamicTableFactoryTest {
         assertInvalid(
                 "'write-only' = 'yes'",
                 "Invalid value 'yes' for option 'write-only': expected true or false");
-        assertInvalid("'sink.parallelism' = 'x'", "Invalid value for option 'sink.parallelism'.");
+        // The connector's error names the table, the option and what is valid.
+        assertInvalid(
+                "'bucket' = 'four'",
+                "Table "
+                        + TABLE
+                        + ": Invalid value 'four' for option 'bucket': expected an integer");
+    }
+
+    /**
+     * The connector's own options (not stored with the table) fail as the table options do, not in
+     * the words of Java's parsers ("Could not parse value for enum class ...", "For input string").
+     */
+    @Test
+    void invalidConnectorOptionValuesFailNamingTableOptionAndWhatIsValid() {
+        String prefix = "Table " + TABLE + ": Invalid value ";
+        assertInvalid(
+                "'sink.parallelism' = 'x'",
+                prefix + "'x' for option 'sink.parallelism': expected an integer");
+        assertInvalid(
+                "'write.mode' = 'nope'",
+                prefix + "'nope' for option 'write.mode': expected one of [upsert, bulk-insert]");
+        assertInvalid(
+                "'scan.mode' = 'nope'",
+                prefix
+                        + "'nope' for option 'scan.mode': expected one of [full, latest,"
+                        + " from-snapshot]");
+        assertInvalid(
+                "'scan.snapshot-id' = 'first'",
+                prefix + "'first' for option 'scan.snapshot-id': expected a long integer");
+        assertInvalid(
+                "'scan.lease.enabled' = 'maybe'",
+                prefix + "'maybe' for option 'scan.lease.enabled': expected true or false");
+        for (String key :
+                List.of("scan.lease.ttl", "scan.discovery-interval", "lookup.refresh-interval")) {
+            assertInvalid(
+                    "'" + key + "' = 'soon'",
+                    prefix
+                            + "'soon' for option '"
+                            + key
+                            + "': expected a duration such as '30 s', '10 min' or '7 d'");
+        }
+    }
+
+    @Test
+    void aTypeParameterWeirCannotStoreFailsNamingTableAndColumn() {
+        ddl("id BIGINT, c CHAR(0)", "", "");
+        assertFails(
+                "Table "
+                        + TABLE
+                        + ": Column 'c' has type CHAR(0), which Weir cannot store: Invalid CHAR"
+                        + " type: length must be >= 1");
     }
 
     @Test
