@@ -7,6 +7,7 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.lib.NumberSequenceSource;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -54,10 +55,9 @@ class CleanDuringIngestionTest {
         WeirSink sink = WeirSink.builder().location(table.location()).build();
         Configuration conf = new Configuration();
         conf.set(PipelineOptions.GENERIC_TYPES, false);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
         env.enableCheckpointing(50);
-        env.setRestartStrategy(
-                org.apache.flink.api.common.restartstrategy.RestartStrategies.noRestart());
         env.fromSource(
                         new NumberSequenceSource(0, ROWS - 1),
                         WatermarkStrategy.noWatermarks(),
