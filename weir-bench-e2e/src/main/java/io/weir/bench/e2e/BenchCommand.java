@@ -217,7 +217,7 @@ public final class BenchCommand implements Callable<Integer> {
                         parallelism, buckets, checkpointIntervalMs, heap, bulkInsert, sourceKind);
         List<SinkKind> flinkSinks = flinkSinks();
         if (warehouse != null) {
-            if (!flink.equals("1.20")) {
+            if (!flinkSinks.contains(SinkKind.WEIR)) {
                 throw new CommandLine.ParameterException(
                         new CommandLine(this), "--warehouse runs on Flink 1.20 only: no --flink");
             }
@@ -323,7 +323,7 @@ public final class BenchCommand implements Callable<Integer> {
     /** The command line of the suite, for the report. */
     String describeSuite() {
         StringBuilder s = new StringBuilder("./weir bench --all");
-        if (!flink.equals("1.20")) {
+        if (!SinkKind.onFlink(flink).contains(SinkKind.WEIR)) {
             s.append(" --flink ").append(flink);
         }
         if (rowsScale != 1) {

@@ -66,11 +66,14 @@ public enum SinkKind {
         };
     }
 
-    /** The sinks that run on a Flink line of {@link #FLINK_LINES}, the default set of a suite. */
+    /**
+     * The sinks that run on a Flink line of {@link #FLINK_LINES} (also spelled as its release, and
+     * the Flink 2 line as {@code 2} or {@code 2.x}), the default set of a suite.
+     */
     public static List<SinkKind> onFlink(String line) {
         return switch (line) {
-            case "1.20" -> List.of(WEIR, PAIMON, HUDI, BLACKHOLE, SHUFFLE, BLACKHOLE117);
-            case "2.3" -> List.of(WEIR2, PAIMON2, BLACKHOLE2);
+            case "1.20", "1.20.3" -> List.of(WEIR, PAIMON, HUDI, BLACKHOLE, SHUFFLE, BLACKHOLE117);
+            case "2.3", "2.3.0", "2", "2.x" -> List.of(WEIR2, PAIMON2, BLACKHOLE2);
             default ->
                     throw new IllegalArgumentException(
                             "Unknown Flink version '"
