@@ -95,10 +95,33 @@ public final class CompactionImpl implements Compaction {
                                                     .toList();
                             ScanTask task = new ScanTask(snapshot.id(), group, inputs);
                             if (groups.test(group) && isDue(task, keyed, undersized, target)) {
-                                tasks.add(task);
+                                tasks.add(keyed && !full ? incremental(task) : task);
                             }
                         });
         return tasks;
+    }
+
+    /**
+     * The part of a due keyed group that an incremental compaction merges: its newest sorted runs,
+     * or all of it ({@link RunPicker}).
+     */
+    private ScanTask incremental(ScanTask task) {
+        RunPicker.Pick pick =
+                RunPicker.pick(
+                        task.files(),
+                        minLogFiles,
+                        table.options().compactionSizeRatio(),
+                        table.options().compactionMaxSizeAmplificationPercent(),
+                        dueByBytes(task.deltaFiles()));
+        return pick.full() ? task : new ScanTask(task.snapshotId(), task.fileGroup(), pick.files());
+    }
+
+    private boolean dueByBytes(List<DataFile> deltas) {
+        long deltaBytes = 0;
+        for (DataFile f : deltas) {
+            deltaBytes += f.sizeInBytes();
+        }
+        return maxLogBytes > 0 && !deltas.isEmpty() && deltaBytes >= maxLogBytes;
     }
 
     private static boolean isSmall(DataFile f, long undersized) {
@@ -111,10 +134,6 @@ public final class CompactionImpl implements Compaction {
      */
     private boolean isDue(ScanTask task, boolean keyed, long undersized, long target) {
         List<DataFile> deltas = task.deltaFiles();
-        long deltaBytes = 0;
-        for (DataFile f : deltas) {
-            deltaBytes += f.sizeInBytes();
-        }
         int small = 0;
         long smallBytes = 0;
         for (DataFile f : task.files()) {
@@ -126,9 +145,7 @@ public final class CompactionImpl implements Compaction {
         if (full) {
             return !deltas.isEmpty() || small >= 2;
         }
-        boolean byLogs =
-                (keyed ? deltas.size() : small) >= minLogFiles
-                        || (maxLogBytes > 0 && !deltas.isEmpty() && deltaBytes >= maxLogBytes);
+        boolean byLogs = (keyed ? deltas.size() : small) >= minLogFiles || dueByBytes(deltas);
         // Append-only: small files that fill a target-sized file are packed into one.
         return byLogs || (!keyed && small >= 2 && smallBytes >= target);
     }
@@ -194,7 +211,10 @@ public final class CompactionImpl implements Compaction {
         deleteQuietly(outputs.stream().filter(f -> !live.contains(f.path())).toList());
     }
 
-    /** Writes one file group's merged rows as base files; returns them (not yet committed). */
+    /**
+     * Writes one planned task's merged rows, not yet committed: a whole group as base files, the
+     * newest runs of a group ({@link #plan()} of an incremental compaction) as one log file.
+     */
     @Override
     public List<DataFile> rewrite(ScanTask task) {
         TableMetadata metadata = table.metadata();
@@ -211,6 +231,9 @@ public final class CompactionImpl implements Compaction {
                     metadata.schemaId());
         }
         long sequence = task.files().stream().mapToLong(DataFile::sequence).max().orElse(0);
+        if (metadata.schema().hasPrimaryKey() && !coversGroup(task)) {
+            return List.of(LogRunWriter.write(table, metadata, task, sequence));
+        }
         long target = metadata.options().targetFileSize();
         // Pages of at most target / 64: the size estimate that cuts files counts the open pages
         // uncompressed, so small pages keep files close to the target.
@@ -269,6 +292,35 @@ public final class CompactionImpl implements Compaction {
             deleteQuietly(outputs);
             throw e;
         }
+    }
+
+    /**
+     * Whether a task holds every file its group had at the task's snapshot: then its rows are the
+     * whole group, and base files (live rows only) can replace it. Otherwise it is the group's
+     * newest runs, whose merge must keep deletes. If the snapshot cannot be read any more, this
+     * says no: a log run is a correct result for any task, a base only for a whole group.
+     */
+    private boolean coversGroup(ScanTask task) {
+        List<DataFile> all;
+        try {
+            Snapshot current = table.currentSnapshot();
+            Snapshot at =
+                    current.id() == task.snapshotId() ? current : table.snapshot(task.snapshotId());
+            all = at.fileGroups().get(task.fileGroup());
+        } catch (RuntimeException e) {
+            return false;
+        }
+        if (all == null) {
+            return false;
+        }
+        Set<String> paths = new HashSet<>();
+        task.files().forEach(f -> paths.add(f.path()));
+        for (DataFile f : all) {
+            if (!paths.contains(f.path())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
