@@ -1,6 +1,7 @@
 package io.weir;
 
 import io.weir.data.BinaryRowWriter;
+import io.weir.data.RowKind;
 import io.weir.exceptions.CommitConflictException;
 import io.weir.io.FileIO;
 import io.weir.testing.Rows;
@@ -89,6 +90,72 @@ class CompactionCommitTest {
         Table byCount = table(Map.of("bucket", "1", "compaction.max-log-files", "50"), "u");
         append(byCount, 0);
         assertThat(byCount.newCompaction().plan()).isEmpty();
+    }
+
+    /**
+     * An incremental compaction merges a group's newest logs into one log file that keeps their
+     * place: a log committed while it ran stays newer, and a delete it merged still hides the key's
+     * row in the base it left alone.
+     */
+    @Test
+    void mergedRunsKeepTheirPlaceBeforeLogsCommittedMeanwhile() {
+        Table table = table(Map.of("bucket", "1", "compaction.max-log-files", "3"));
+        write(table, 0, 400, 0, -1);
+        assertThat(table.newCompaction().full().execute()).isNotNull();
+        write(table, 0, 40, 1, 100); // and deletes key 100, which the base holds
+        write(table, 0, 40, 2, -1);
+        write(table, 20, 60, 3, -1);
+        table.refresh();
+        long lastSequence =
+                table.currentSnapshot().files().stream()
+                        .mapToLong(DataFile::sequence)
+                        .max()
+                        .orElseThrow();
+
+        Compaction compaction = table.newCompaction();
+        List<ScanTask> tasks = compaction.plan();
+        assertThat(tasks).hasSize(1);
+        assertThat(tasks.get(0).files())
+                .hasSize(3)
+                .allSatisfy(f -> assertThat(f.kind()).isEqualTo(FileKind.LOG));
+        List<DataFile> outputs = compaction.rewrite(tasks.get(0));
+        assertThat(outputs).hasSize(1);
+        assertThat(outputs.get(0).kind()).isEqualTo(FileKind.LOG);
+        assertThat(outputs.get(0).sequence()).isEqualTo(lastSequence);
+        assertThat(outputs.get(0).recordCount()).isEqualTo(61); // keys 0..59 and the delete
+        assertThat(outputs.get(0).minKey()).containsExactly("0");
+        assertThat(outputs.get(0).maxKey()).containsExactly("100");
+
+        write(table, 30, 50, 4, -1); // committed while the compaction runs
+        compaction.commit(tasks, outputs);
+
+        table.refresh();
+        List<DataFile> live = table.currentSnapshot().files();
+        assertThat(live).hasSize(3);
+        assertThat(live.stream().filter(f -> f.path().equals(outputs.get(0).path())))
+                .singleElement()
+                .satisfies(f -> assertThat(f.sequence()).isEqualTo(lastSequence));
+        List<List<Object>> expected = new ArrayList<>();
+        for (int k = 0; k < 400; k++) {
+            int c = k >= 30 && k < 50 ? 4 : k >= 20 && k < 60 ? 3 : k < 40 ? 2 : 0;
+            if (k != 100) {
+                expected.add(List.of(k, c * 1000L + k));
+            }
+        }
+        assertThat(rows(table)).isEqualTo(expected);
+    }
+
+    /** Upserts keys {@code from} to {@code to - 1} with value {@code c * 1000 + k}. */
+    private static void write(Table table, int from, int to, int c, int delete) {
+        try (TableWrite write = table.newWrite().create()) {
+            for (int k = from; k < to; k++) {
+                write.write(BinaryRowWriter.toRow(TYPE, k, c * 1000L + k));
+            }
+            if (delete >= 0) {
+                write.write(BinaryRowWriter.toRow(TYPE, RowKind.DELETE, delete, 0L));
+            }
+            table.newAppend().addFiles(write.prepareCommit()).commit();
+        }
     }
 
     private Table table(Map<String, String> options) {

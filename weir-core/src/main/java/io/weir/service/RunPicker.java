@@ -14,10 +14,10 @@ import java.util.List;
  * group, and a group holds a bounded number of runs (docs/table-services.md, "Incremental
  * compaction").
  *
- * <p>A sorted run is the files of one sequence: a log file, a compaction's output, or the base
- * files of one bulk insert. Runs are sized by their records, not their bytes: a base file (Parquet,
- * zstd) and a log file (rows, LZ4) store a row in very different sizes, and the ratios below
- * compare how many rows each run holds.
+ * <p>A sorted run is the files of one sequence and kind: a log file, a compaction's output, or the
+ * base files of one bulk insert. Runs are sized by their records, not their bytes: a base file
+ * (Parquet, zstd) and a log file (rows, LZ4) store a row in very different sizes, and the ratios
+ * below compare how many rows each run holds.
  *
  * <p>In this order, with {@code n} runs oldest first and the deltas the {@code n - 1} runs after
  * the oldest:
@@ -76,7 +76,9 @@ public final class RunPicker {
         List<List<DataFile>> runs = new ArrayList<>();
         List<DataFile> run = null;
         for (DataFile f : ordered) {
-            if (run == null || run.get(0).sequence() != f.sequence()) {
+            if (run == null
+                    || run.get(0).sequence() != f.sequence()
+                    || run.get(0).kind() != f.kind()) {
                 run = new ArrayList<>();
                 runs.add(run);
             }
