@@ -45,6 +45,7 @@ public final class CompactionImpl implements Compaction {
     private final Table table;
     private final CommitLog log;
     private boolean full;
+    private boolean wholeGroups;
     private int minLogFiles;
     private final long maxLogBytes;
     private Predicate<FileGroupId> groups = g -> true;
@@ -59,6 +60,12 @@ public final class CompactionImpl implements Compaction {
     @Override
     public Compaction full() {
         this.full = true;
+        return this;
+    }
+
+    @Override
+    public Compaction wholeGroups() {
+        this.wholeGroups = true;
         return this;
     }
 
@@ -95,7 +102,8 @@ public final class CompactionImpl implements Compaction {
                                                     .toList();
                             ScanTask task = new ScanTask(snapshot.id(), group, inputs);
                             if (groups.test(group) && isDue(task, keyed, undersized, target)) {
-                                tasks.add(keyed && !full ? incremental(task) : task);
+                                tasks.add(
+                                        keyed && !full && !wholeGroups ? incremental(task) : task);
                             }
                         });
         return tasks;
