@@ -118,23 +118,33 @@ class CompactionCommitTest {
         assertThat(tasks.get(0).files())
                 .hasSize(3)
                 .allSatisfy(f -> assertThat(f.kind()).isEqualTo(FileKind.LOG));
+        // The live rows as a base file, the delete that still hides key 100 of the base as a log
+        // file, both in the place of the newest log they merged.
         List<DataFile> outputs = compaction.rewrite(tasks.get(0));
-        assertThat(outputs).hasSize(1);
-        assertThat(outputs.get(0).kind()).isEqualTo(FileKind.LOG);
-        assertThat(outputs.get(0).sequence()).isEqualTo(lastSequence);
-        assertThat(outputs.get(0).recordCount()).isEqualTo(61); // keys 0..59 and the delete
-        assertThat(outputs.get(0).minKey()).containsExactly("0");
-        assertThat(outputs.get(0).maxKey()).containsExactly("100");
+        assertThat(outputs).hasSize(2);
+        assertThat(outputs).allSatisfy(f -> assertThat(f.sequence()).isEqualTo(lastSequence));
+        DataFile base = outputs.get(0);
+        assertThat(base.kind()).isEqualTo(FileKind.BASE);
+        assertThat(base.recordCount()).isEqualTo(60); // keys 0..59
+        assertThat(base.minKey()).containsExactly("0");
+        assertThat(base.maxKey()).containsExactly("59");
+        DataFile deletes = outputs.get(1);
+        assertThat(deletes.kind()).isEqualTo(FileKind.LOG);
+        assertThat(deletes.recordCount()).isEqualTo(1);
+        assertThat(deletes.minKey()).containsExactly("100");
+        assertThat(deletes.maxKey()).containsExactly("100");
 
         write(table, 30, 50, 4, -1); // committed while the compaction runs
         compaction.commit(tasks, outputs);
 
         table.refresh();
         List<DataFile> live = table.currentSnapshot().files();
-        assertThat(live).hasSize(3);
-        assertThat(live.stream().filter(f -> f.path().equals(outputs.get(0).path())))
-                .singleElement()
-                .satisfies(f -> assertThat(f.sequence()).isEqualTo(lastSequence));
+        assertThat(live).hasSize(4);
+        for (DataFile output : outputs) {
+            assertThat(live.stream().filter(f -> f.path().equals(output.path())))
+                    .singleElement()
+                    .satisfies(f -> assertThat(f.sequence()).isEqualTo(lastSequence));
+        }
         List<List<Object>> expected = new ArrayList<>();
         for (int k = 0; k < 400; k++) {
             int c = k >= 30 && k < 50 ? 4 : k >= 20 && k < 60 ? 3 : k < 40 ? 2 : 0;

@@ -18,9 +18,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -375,13 +377,20 @@ class MergeEngineModelTest {
                 if (incremental ? random.nextInt(6) == 0 : random.nextBoolean()) {
                     compaction.full();
                 }
-                long before = table.currentSnapshot().id();
+                Snapshot prior = table.currentSnapshot();
                 if (compaction.execute() == null) {
                     continue;
                 }
                 compactions++;
-                if (table.commit(before + 1).added().stream()
-                        .anyMatch(f -> f.kind() == FileKind.LOG)) {
+                // Incremental: the commit replaced some files of a group, not all of them.
+                Set<String> removed = new HashSet<>(table.commit(prior.id() + 1).removed());
+                if (prior.fileGroups().values().stream()
+                        .anyMatch(
+                                files ->
+                                        files.stream().anyMatch(f -> removed.contains(f.path()))
+                                                && !files.stream()
+                                                        .allMatch(
+                                                                f -> removed.contains(f.path())))) {
                     runMerges++;
                 }
             }

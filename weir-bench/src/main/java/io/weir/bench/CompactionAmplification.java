@@ -190,6 +190,7 @@ public final class CompactionAmplification {
                             .mapToInt(f -> RunPicker.runs(f).size())
                             .max()
                             .orElse(0));
+            Map<io.weir.FileGroupId, List<DataFile>> prior = table.currentSnapshot().fileGroups();
             long start = threads.getCurrentThreadCpuTime();
             CompactionResult result = table.newCompaction().execute();
             cpu += threads.getCurrentThreadCpuTime() - start;
@@ -203,8 +204,11 @@ public final class CompactionAmplification {
                     compactedBytes += f.sizeInBytes();
                     compactedRecords += f.recordCount();
                 }
-                if (commit.added().stream().anyMatch(f -> f.kind() == io.weir.FileKind.BASE)) {
-                    wholeRewrites++;
+                java.util.Set<String> removed = new java.util.HashSet<>(commit.removed());
+                for (List<DataFile> files : prior.values()) {
+                    if (files.stream().allMatch(f -> removed.contains(f.path()))) {
+                        wholeRewrites++;
+                    }
                 }
             }
         }

@@ -16,6 +16,8 @@ import io.weir.base.BaseFileWriteOptions;
 import io.weir.base.BaseFileWriter;
 import io.weir.commit.CommitLog;
 import io.weir.commit.CommitRequest;
+import io.weir.data.BinaryRow;
+import io.weir.data.RowKind;
 import io.weir.data.RowReader;
 import io.weir.exceptions.CommitStateUnknownException;
 import io.weir.exceptions.ValidationException;
@@ -220,8 +222,9 @@ public final class CompactionImpl implements Compaction {
     }
 
     /**
-     * Writes one planned task's merged rows, not yet committed: a whole group as base files, the
-     * newest runs of a group ({@link #plan()} of an incremental compaction) as one log file.
+     * Writes one planned task's merged rows as base files, not yet committed. For the newest runs
+     * of a group ({@link #plan()} of an incremental compaction), keys whose merged record is a
+     * retraction go to one log file instead; all outputs keep the greatest sequence merged.
      */
     @Override
     public List<DataFile> rewrite(ScanTask task) {
@@ -239,9 +242,12 @@ public final class CompactionImpl implements Compaction {
                     metadata.schemaId());
         }
         long sequence = task.files().stream().mapToLong(DataFile::sequence).max().orElse(0);
-        if (metadata.schema().hasPrimaryKey() && !coversGroup(task)) {
-            return List.of(LogRunWriter.write(table, metadata, task, sequence));
-        }
+        // The newest runs of a group (incremental compaction) keep their retractions, which still
+        // hide older rows: in a log file next to the base files, with the same sequence.
+        RetractionLog retractions =
+                metadata.schema().hasPrimaryKey() && !coversGroup(task)
+                        ? new RetractionLog(table, metadata, task.fileGroup(), sequence)
+                        : null;
         long target = metadata.options().targetFileSize();
         // Pages of at most target / 64: the size estimate that cuts files counts the open pages
         // uncompressed, so small pages keep files close to the target.
@@ -261,9 +267,15 @@ public final class CompactionImpl implements Compaction {
         List<DataFile> outputs = new ArrayList<>();
         BaseFileWriter writer = null;
         String relative = null;
-        try (RowReader rows = FileGroupReader.open(table, metadata, task.files(), false)) {
+        try (RowReader rows =
+                FileGroupReader.open(table, metadata, task.files(), retractions != null)) {
             boolean more = rows.next();
             while (more) {
+                if (retractions != null && isRetraction(rows.row())) {
+                    retractions.add(rows.row());
+                    more = rows.next();
+                    continue;
+                }
                 if (writer == null) {
                     relative = DataFilePaths.newBaseFile(dir);
                     writer =
@@ -275,7 +287,7 @@ public final class CompactionImpl implements Compaction {
                                     metadata.schema(),
                                     options);
                 }
-                more = copyRows(rows, writer, target);
+                more = copyRows(rows, writer, target, retractions);
                 if (writer.estimatedSize() >= target) {
                     outputs.add(
                             toDataFile(
@@ -292,21 +304,31 @@ public final class CompactionImpl implements Compaction {
                         toDataFile(writer.close(), relative, task.fileGroup(), sequence, metadata));
                 writer = null;
             }
+            if (retractions != null && retractions.count() > 0) {
+                outputs.add(retractions.close());
+            }
             return outputs;
         } catch (RuntimeException e) {
             if (writer != null) {
                 writer.abort();
+            }
+            if (retractions != null) {
+                retractions.abort();
             }
             deleteQuietly(outputs);
             throw e;
         }
     }
 
+    private static boolean isRetraction(BinaryRow row) {
+        return RowKind.isRetraction(row.bytes()[row.offset()]);
+    }
+
     /**
      * Whether a task holds every file its group had at the task's snapshot: then its rows are the
      * whole group, and base files (live rows only) can replace it. Otherwise it is the group's
-     * newest runs, whose merge must keep deletes. If the snapshot cannot be read any more, this
-     * says no: a log run is a correct result for any task, a base only for a whole group.
+     * newest runs, whose merge must keep retractions. If the snapshot cannot be read any more, this
+     * says no: keeping retractions is correct for any task, dropping them only for a whole group.
      */
     private boolean coversGroup(ScanTask task) {
         List<DataFile> all;
@@ -339,9 +361,15 @@ public final class CompactionImpl implements Compaction {
      * loop on the stack and then compiling the method again for its next call: two compilations of
      * the whole write path inlined (JFR: 0.5 s and 0.4 s of C2 in a schema2 compaction).
      */
-    private static boolean copyRows(RowReader rows, BaseFileWriter writer, long target) {
+    private static boolean copyRows(
+            RowReader rows, BaseFileWriter writer, long target, RetractionLog retractions) {
         for (int n = 0; n < ROWS_PER_CALL; n++) {
-            writer.write(rows.row());
+            BinaryRow row = rows.row();
+            if (retractions != null && isRetraction(row)) {
+                retractions.add(row);
+            } else {
+                writer.write(row);
+            }
             if (!rows.next()) {
                 return false;
             }

@@ -8,11 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Chooses what the compaction of a due keyed file group merges: the whole group (into base files),
- * or only its newest sorted runs (into one log file in their place), as size-tiered ("universal")
- * LSM compaction does. The cost of a compaction then follows the size of the change, not of the
- * group, and a group holds a bounded number of runs (docs/table-services.md, "Incremental
- * compaction").
+ * Chooses what the compaction of a due keyed file group merges: the whole group, or only its newest
+ * sorted runs (into base files in their place, plus a log file for the retractions they hold), as
+ * size-tiered ("universal") LSM compaction does. The cost of a compaction then follows the size of
+ * the change, not of the group, and a group holds a bounded number of runs (docs/table-services.md,
+ * "Incremental compaction").
  *
  * <p>A sorted run is the files of one sequence and kind: a log file, a compaction's output, or the
  * base files of one bulk insert. Runs are sized by their records, not their bytes: a base file
@@ -57,7 +57,7 @@ public final class RunPicker {
      *
      * @param files the files to merge: every file of the group when {@code full}, else the files of
      *     the newest runs taken
-     * @param full whether the whole group is merged (into base files)
+     * @param full whether the whole group is merged (its retractions dropped)
      * @param runs the number of runs merged
      * @param reason why
      */
