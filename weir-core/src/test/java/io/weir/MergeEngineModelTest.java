@@ -316,6 +316,7 @@ class MergeEngineModelTest {
             keys = 400;
             options.put("compaction.max-log-files", "3");
             options.put("compaction.max-size-amplification-percent", "150");
+            options.put("compaction.run-format", seed % 2 == 0 ? "log" : "parquet");
         }
         options.put("bucket", "2");
         options.put("page-size", "4 kb");

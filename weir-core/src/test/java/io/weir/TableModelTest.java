@@ -79,6 +79,7 @@ class TableModelTest {
         options.put("log.codec", random.nextBoolean() ? "lz4" : "zstd");
         // Mostly merges of newest runs, rarely a base rewrite (a due group has about 2 runs).
         options.put("compaction.max-size-amplification-percent", "1000");
+        options.put("compaction.run-format", seed % 2 == 0 ? "log" : "parquet");
         if (useSequenceField) {
             options.put("sequence.field", "seq");
         }

@@ -73,6 +73,9 @@ public final class CompactionAmplification {
         Map<String, String> options = new HashMap<>();
         options.put("bucket", flags.getOrDefault("buckets", "1"));
         options.put("compaction.max-log-files", flags.getOrDefault("max-log-files", "5"));
+        if (flags.containsKey("run-format")) {
+            options.put("compaction.run-format", flags.get("run-format"));
+        }
         if (flags.containsKey("size-ratio")) {
             options.put("compaction.size-ratio", flags.get("size-ratio"));
         }

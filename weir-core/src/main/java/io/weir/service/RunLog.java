@@ -8,6 +8,7 @@ import io.weir.Schema;
 import io.weir.Table;
 import io.weir.TableMetadata;
 import io.weir.data.BinaryRow;
+import io.weir.data.RowReader;
 import io.weir.data.ValueStrings;
 import io.weir.log.LogFileInfo;
 import io.weir.log.LogFileWriter;
@@ -22,35 +23,64 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The retractions of an incremental compaction ({@link RunPicker}): the keys whose records in the
- * merged newest runs fold into a -U or -D, kept with their row kind and values (a {@code
+ * The log file of an incremental compaction ({@link RunPicker}). It holds the keys whose records in
+ * the merged newest runs fold into a -U or -D, kept with their row kind and values (a {@code
  * sequence.field} value included), so that they still hide the key's rows in the older runs the
- * merge left alone. Written, in key order, to one log file that takes the greatest sequence merged,
- * as the base files with the live rows of the same merge do (docs/format.md §6.3): the two hold
- * disjoint keys, so their order among themselves does not matter. The file is created at the first
- * retraction; most merges have none (every merge engine but {@code deduplicate} folds into
- * inserts).
+ * merge left alone; with {@code compaction.run-format} 'log' ({@link #takesAll()}) it holds every
+ * merged record. Written in key order, with the greatest sequence merged, as the base files with
+ * the other keys of the same merge (docs/format.md §6.3): they hold disjoint keys, so their order
+ * among themselves does not matter. The file is created at the first record; with Parquet runs most
+ * merges have none (every merge engine but {@code deduplicate} folds into inserts).
  */
-final class RetractionLog {
+final class RunLog {
+    /** Rows written per call of {@link #addRows}: the JIT compiles the loop as a method. */
+    private static final int ROWS_PER_CALL = 1024;
+
     private final Table table;
     private final TableMetadata metadata;
     private final FileGroupId group;
     private final long sequence;
+    private final boolean takesAll;
     private final RowBuffer last;
     private String relative;
     private LogFileWriter writer;
     private List<String> minKey;
     private long count;
 
-    RetractionLog(Table table, TableMetadata metadata, FileGroupId group, long sequence) {
+    RunLog(
+            Table table,
+            TableMetadata metadata,
+            FileGroupId group,
+            long sequence,
+            boolean takesAll) {
         this.table = table;
         this.metadata = metadata;
         this.group = group;
         this.sequence = sequence;
+        this.takesAll = takesAll;
         this.last = new RowBuffer(metadata.schema().rowType().size());
     }
 
-    /** Appends a merged retraction; keys come in ascending order. */
+    /** Whether every merged record goes to this log, not only retractions. */
+    boolean takesAll() {
+        return takesAll;
+    }
+
+    /**
+     * Adds the reader's current row and up to {@link #ROWS_PER_CALL} - 1 after it; returns whether
+     * the reader stands on a row not yet added.
+     */
+    boolean addRows(RowReader rows) {
+        for (int n = 0; n < ROWS_PER_CALL; n++) {
+            add(rows.row());
+            if (!rows.next()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Appends a merged record; keys come in ascending order. */
     void add(BinaryRow row) {
         try {
             if (writer == null) {
