@@ -118,7 +118,8 @@ public final class TableOptions {
                     .checking(v -> v >= 1, "must be at least 1")
                     .withDescription(
                             "A file group is due for compaction when it has this many log files"
-                                    + " (or its logs hold compaction.max-log-bytes).");
+                                    + " (or its logs hold compaction.max-log-bytes). Incremental"
+                                    + " compaction leaves it with fewer sorted runs after its base.");
 
     public static final ConfigOption<Integer> COMPACTION_SIZE_RATIO =
             ConfigOption.key("compaction.size-ratio")
@@ -129,8 +130,8 @@ public final class TableOptions {
                             "Percent. Incremental compaction of a due file group (not a full one)"
                                     + " merges its newest sorted runs, from the newest, while the"
                                     + " runs taken so far hold at least 100 / (100 + this) of the"
-                                    + " records of the next older run; the merged run is a log file"
-                                    + " in the place of the runs it replaces (docs/table-services.md,"
+                                    + " records of the next older run; the merged run takes the"
+                                    + " place of the runs it replaces (docs/table-services.md,"
                                     + " \"Incremental compaction\").");
 
     public static final ConfigOption<Integer> COMPACTION_MAX_SIZE_AMPLIFICATION_PERCENT =
@@ -151,11 +152,11 @@ public final class TableOptions {
                     .defaultValue(RunFormat.LOG)
                     .withDescription(
                             "The files of the sorted run into which incremental compaction merges"
-                                    + " a group's newest runs: 'log', one row log file (about 3.5"
-                                    + " times less compaction CPU than Parquet, measured), or"
-                                    + " 'parquet', base files (about 1.8 times fewer bytes for"
-                                    + " schema1). A rewrite of the whole group always writes"
-                                    + " Parquet.");
+                                    + " a group's newest runs: 'log', one row log file (a third of"
+                                    + " Parquet's compaction CPU, measured), or 'parquet', base"
+                                    + " files and a log of the retractions (40 % fewer bytes"
+                                    + " written for schema1). A rewrite of the whole group always"
+                                    + " writes Parquet.");
 
     public static final ConfigOption<MemorySize> COMPACTION_MAX_LOG_BYTES =
             ConfigOption.key("compaction.max-log-bytes")
