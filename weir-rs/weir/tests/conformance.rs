@@ -305,6 +305,18 @@ fn keyed_sequence_field() {
     check("keyed_sequence_field");
 }
 
+/// Incremental compaction (docs/format.md §6.3): merged newest runs as one log, or as base files
+/// and a log of deletes, placed by the greatest sequence they merged.
+#[test]
+fn keyed_incremental_log() {
+    check("keyed_incremental_log");
+}
+
+#[test]
+fn keyed_incremental_parquet() {
+    check("keyed_incremental_parquet");
+}
+
 #[test]
 fn keyed_time_partitions() {
     check("keyed_time_partitions");

@@ -6,11 +6,14 @@ import java.util.function.Predicate;
 /**
  * Folds the log files of file groups into new base files sorted by primary key (Parquet, with
  * column statistics) of about {@code target-file-size}, in one commit: {@code
- * table.newCompaction().full().execute()}. For append-only tables it bin-packs the small files
- * (logs and undersized base files) of each group into files of the target size. The table's content
- * does not change. Logs written to a group while it is being compacted stay and are newer than the
- * new base, so compaction never conflicts with ingestion; two compactions of the same files
- * conflict and the later fails.
+ * table.newCompaction().full().execute()}. Without {@link #full()} or {@link #wholeGroups()}, a due
+ * keyed group is compacted incrementally: only its newest sorted runs are merged, into base files
+ * in their place (and a log file with the retractions that must still hide older rows), unless the
+ * change since its base is large enough to rewrite it. For append-only tables it bin-packs the
+ * small files (logs and undersized base files) of each group into files of the target size. The
+ * table's content does not change. Logs written to a group while it is being compacted stay and are
+ * newer than the new base, so compaction never conflicts with ingestion; two compactions of the
+ * same files conflict and the later fails.
  */
 public interface Compaction {
     /**
@@ -26,6 +29,14 @@ public interface Compaction {
      * 3/4 of {@code target-file-size}).
      */
     Compaction full();
+
+    /**
+     * Rewrite each group compacted whole, into base files, as {@link #full()} does, but select the
+     * groups as without it (due, or {@link #minLogFiles}). Without this or {@code full()}, a due
+     * keyed group is compacted incrementally: often only its newest sorted runs are merged
+     * (docs/table-services.md, "Incremental compaction").
+     */
+    Compaction wholeGroups();
 
     /**
      * Compact only file groups with at least this many log files (default: the table option {@code

@@ -7,6 +7,7 @@ import io.weir.testing.TestStorage;
 import io.weir.types.DataTypes;
 import io.weir.types.RowType;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -17,9 +18,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,6 +45,15 @@ class MergeEngineModelTest {
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(ints = {1, 2})
     void firstRow(int seed) {
+        firstRow(seed, false);
+    }
+
+    @Test
+    void firstRowIncremental() {
+        firstRow(11, true);
+    }
+
+    private void firstRow(int seed, boolean incremental) {
         RowType type =
                 RowType.of("k", DataTypes.BIGINT(), "v", DataTypes.INT(), "s", DataTypes.STRING());
         run(
@@ -53,12 +65,22 @@ class MergeEngineModelTest {
                     if (!kind.isRetraction()) {
                         rows.putIfAbsent((Long) r[0], r.clone());
                     }
-                });
+                },
+                incremental);
     }
 
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(ints = {3, 4})
     void partialUpdateWithSequenceGroups(int seed) {
+        partialUpdate(seed, false);
+    }
+
+    @Test
+    void partialUpdateIncremental() {
+        partialUpdate(12, true);
+    }
+
+    private void partialUpdate(int seed, boolean incremental) {
         RowType type =
                 RowType.of(
                         "k", DataTypes.BIGINT(),
@@ -104,22 +126,49 @@ class MergeEngineModelTest {
                             row[g[i]] = retract ? null : r[g[i]];
                         }
                     }
-                });
+                },
+                incremental);
     }
 
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(ints = {5, 6})
     void aggregation(int seed) {
-        runAggregation(seed, false);
+        runAggregation(seed, false, false);
+    }
+
+    @Test
+    void aggregationIncremental() {
+        runAggregation(13, true, true);
     }
 
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(ints = {7, 8})
     void aggregationWithRetractions(int seed) {
-        runAggregation(seed, true);
+        runAggregation(seed, true, false);
     }
 
-    private void runAggregation(int seed, boolean retractions) {
+    /** The default engine with retractions: a merged newest run must keep its deletes. */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(ints = {14, 15})
+    void deduplicateIncremental(int seed) {
+        RowType type =
+                RowType.of("k", DataTypes.BIGINT(), "v", DataTypes.INT(), "s", DataTypes.STRING());
+        run(
+                seed,
+                type,
+                Map.of(),
+                true,
+                (kind, r, rows) -> {
+                    if (kind.isRetraction()) {
+                        rows.remove((Long) r[0]);
+                    } else {
+                        rows.put((Long) r[0], r.clone());
+                    }
+                },
+                true);
+    }
+
+    private void runAggregation(int seed, boolean retractions, boolean incremental) {
         RowType type =
                 RowType.of(
                         "k", DataTypes.BIGINT(),
@@ -211,7 +260,8 @@ class MergeEngineModelTest {
                                         : (BigDecimal) row[13];
                         row[13] = retract ? old.subtract(v) : old.add(v);
                     }
-                });
+                },
+                incremental);
     }
 
     private static Object sum(Object acc, Object v, boolean retract) {
@@ -244,8 +294,30 @@ class MergeEngineModelTest {
             Map<String, String> engineOptions,
             boolean retractions,
             Model model) {
+        run(seed, type, engineOptions, retractions, model, false);
+    }
+
+    /**
+     * @param incremental a big first commit and small ones after it, each followed by a compaction
+     *     of the due groups, mostly incremental (merging the newest runs into a log file, which
+     *     keeps retractions), sometimes full: the size-tiered shape of docs/table-services.md
+     */
+    private void run(
+            int seed,
+            RowType type,
+            Map<String, String> engineOptions,
+            boolean retractions,
+            Model model,
+            boolean incremental) {
         Random random = new Random(seed);
         Map<String, String> options = new HashMap<>(engineOptions);
+        int keys = 40;
+        if (incremental) {
+            keys = 400;
+            options.put("compaction.max-log-files", "3");
+            options.put("compaction.max-size-amplification-percent", "150");
+            options.put("compaction.run-format", seed % 2 == 0 ? "log" : "parquet");
+        }
         options.put("bucket", "2");
         options.put("page-size", "4 kb");
         options.put("log.block-size", "4 kb");
@@ -256,12 +328,16 @@ class MergeEngineModelTest {
         List<List<List<Object>>> history = new ArrayList<>();
         history.add(List.of());
         int compactions = 0;
-        for (int c = 0; c < 24; c++) {
-            int action = c == 8 || c == 16 ? 9 : random.nextInt(10);
+        int runMerges = 0;
+        for (int c = 0; c < (incremental ? 40 : 24); c++) {
+            int action =
+                    incremental
+                            ? (c % 2 == 0 ? random.nextInt(8) : 9)
+                            : c == 8 || c == 16 ? 9 : random.nextInt(10);
             if (action < 8) {
                 List<RowKind> kinds = new ArrayList<>();
                 List<Object[]> records = new ArrayList<>();
-                int n = random.nextInt(500);
+                int n = incremental ? (c == 0 ? 1500 : random.nextInt(60)) : random.nextInt(500);
                 for (int i = 0; i < n; i++) {
                     RowKind kind =
                             retractions && random.nextInt(5) == 0
@@ -272,7 +348,7 @@ class MergeEngineModelTest {
                                             ? RowKind.INSERT
                                             : RowKind.UPDATE_AFTER);
                     kinds.add(kind);
-                    records.add(randomRecord(random, type));
+                    records.add(randomRecord(random, type, keys));
                 }
                 if (action < 6) {
                     try (TableWrite write = table.newWrite().writeBufferSize(16 << 10).create()) {
@@ -299,13 +375,25 @@ class MergeEngineModelTest {
                 }
             } else {
                 Compaction compaction = table.newCompaction();
-                if (random.nextBoolean()) {
+                if (incremental ? random.nextInt(6) == 0 : random.nextBoolean()) {
                     compaction.full();
                 }
+                Snapshot prior = table.currentSnapshot();
                 if (compaction.execute() == null) {
                     continue;
                 }
                 compactions++;
+                // Incremental: the commit replaced some files of a group, not all of them.
+                Set<String> removed = new HashSet<>(table.commit(prior.id() + 1).removed());
+                if (prior.fileGroups().values().stream()
+                        .anyMatch(
+                                files ->
+                                        files.stream().anyMatch(f -> removed.contains(f.path()))
+                                                && !files.stream()
+                                                        .allMatch(
+                                                                f -> removed.contains(f.path())))) {
+                    runMerges++;
+                }
             }
             table.refresh();
             List<List<Object>> expected =
@@ -320,6 +408,9 @@ class MergeEngineModelTest {
             history.add(expected);
         }
         assertThat(compactions).isGreaterThan(0);
+        if (incremental) {
+            assertThat(runMerges).as("compactions that merged only newest runs").isGreaterThan(2);
+        }
         for (int id = 0; id < history.size(); id++) {
             assertThat(sorted(Rows.readAll(table.newScan().useSnapshot(id).rows(), type, false)))
                     .as("as of commit %d", id)
@@ -327,9 +418,9 @@ class MergeEngineModelTest {
         }
     }
 
-    private static Object[] randomRecord(Random random, RowType type) {
+    private static Object[] randomRecord(Random random, RowType type, int keys) {
         Object[] r = new Object[type.size()];
-        r[0] = (long) random.nextInt(40);
+        r[0] = (long) random.nextInt(keys);
         for (int i = 1; i < r.length; i++) {
             if (random.nextInt(5) == 0) {
                 continue; // null

@@ -119,13 +119,14 @@ public final class CompactCommand implements Callable<Integer> {
             outputs.addAll(written);
             done += bytes(task);
             out.printf(
-                    "  [%d/%d] %s: %d files (%s) -> %d base files, %.1f s (%d%% of bytes)%n",
+                    "  [%d/%d] %s: %d files (%s) -> %d file%s, %.1f s (%d%% of bytes)%n",
                     i + 1,
                     tasks.size(),
                     task.fileGroup(),
                     task.files().size(),
                     Sizes.format(bytes(task)),
                     written.size(),
+                    written.size() == 1 ? "" : "s",
                     seconds(groupStart),
                     bytes == 0 ? 100 : done * 100 / bytes);
             out.flush();

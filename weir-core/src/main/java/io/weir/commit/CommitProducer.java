@@ -243,9 +243,13 @@ final class CommitProducer {
                     log.location(),
                     f.path(),
                     base.commitId());
-            if (f.kind() == FileKind.LOG) {
+            // A compaction's log file (the merge of a group's newest runs) keeps the greatest
+            // sequence it merged, like a compacted base: logs committed after its inputs stay
+            // newer. Every other log file is new and gets the next sequence.
+            boolean keeps = f.sequence() >= 0 && request.kind() == CommitKind.COMPACT;
+            if (f.kind() == FileKind.LOG && !keeps) {
                 added.add(f.withSequence(++sequence));
-            } else if (f.sequence() < 0) {
+            } else if (f.kind() == FileKind.BASE && f.sequence() < 0) {
                 Long shared = baseSequences.get(f.fileGroup());
                 if (shared == null) {
                     shared = ++sequence;
@@ -253,13 +257,14 @@ final class CommitProducer {
                 }
                 added.add(f.withSequence(shared));
             } else {
-                // A compacted base takes the greatest sequence it merged: never a future one.
+                // A compacted file takes the greatest sequence it merged: never a future one.
                 ValidationException.check(
                         f.sequence() <= base.lastSequence(),
-                        "Cannot commit %s to table %s: base file %s has sequence %d, greater than"
+                        "Cannot commit %s to table %s: %s file %s has sequence %d, greater than"
                                 + " the table's last sequence %d",
                         request,
                         log.location(),
+                        f.kind() == FileKind.BASE ? "base" : "log",
                         f.path(),
                         f.sequence(),
                         base.lastSequence());

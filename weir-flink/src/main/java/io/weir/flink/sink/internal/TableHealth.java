@@ -1,6 +1,7 @@
 package io.weir.flink.sink.internal;
 
 import io.weir.Commit;
+import io.weir.CommitKind;
 import io.weir.DataFile;
 import io.weir.FileGroupId;
 import io.weir.FileKind;
@@ -39,6 +40,12 @@ public final class TableHealth {
 
     // Committer thread only: when each live log file was committed, by path.
     private final Map<String, Long> committedAt = new HashMap<>();
+
+    /**
+     * Live log files that a compaction wrote (the merged newest runs of an incremental compaction,
+     * docs/table-services.md): read like any log, but their rows wait for no compaction.
+     */
+    private final Set<String> compacted = new HashSet<>();
 
     public TableHealth(LongSupplier clock) {
         this.clock = clock;
@@ -85,7 +92,6 @@ public final class TableHealth {
         lastCommitMillis = ours.timestampMillis();
         Snapshot snapshot = table.currentSnapshot();
         Set<String> live = new HashSet<>();
-        long total = 0;
         long max = 0;
         for (Map.Entry<FileGroupId, List<DataFile>> group : snapshot.fileGroups().entrySet()) {
             long logs = 0;
@@ -95,10 +101,10 @@ public final class TableHealth {
                     logs++;
                 }
             }
-            total += logs;
             max = Math.max(max, logs);
         }
         committedAt.keySet().retainAll(live);
+        compacted.retainAll(live);
         Set<String> unknown = new HashSet<>(live);
         unknown.removeAll(committedAt.keySet());
         long lowest = Math.max(1, table.earliestRetainedCommit());
@@ -107,6 +113,9 @@ public final class TableHealth {
             for (DataFile f : commit.added()) {
                 if (unknown.remove(f.path())) {
                     committedAt.put(f.path(), commit.timestampMillis());
+                    if (commit.kind() == CommitKind.COMPACT) {
+                        compacted.add(f.path());
+                    }
                 }
             }
         }
@@ -115,7 +124,12 @@ public final class TableHealth {
             long bound = table.commit(lowest).timestampMillis();
             unknown.forEach(path -> committedAt.put(path, bound));
         }
-        long oldest = committedAt.values().stream().mapToLong(Long::longValue).min().orElse(-1);
-        figures = new Figures(total, max, oldest);
+        long oldest =
+                committedAt.entrySet().stream()
+                        .filter(e -> !compacted.contains(e.getKey()))
+                        .mapToLong(Map.Entry::getValue)
+                        .min()
+                        .orElse(-1);
+        figures = new Figures(live.size() - compacted.size(), max, oldest);
     }
 }

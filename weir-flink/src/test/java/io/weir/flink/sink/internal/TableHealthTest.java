@@ -70,6 +70,34 @@ class TableHealthTest {
         assertThat(health.logFiles()).isZero();
         assertThat(health.maxLogFilesPerFileGroup()).isZero();
         assertThat(health.oldestLogAgeMillis()).as("no log waits").isZero();
+
+        // The log file of an incremental compaction (merged newest runs) waits for nothing.
+        for (int i = 0; i < 2; i++) {
+            Thread.sleep(3);
+            t.randomChanges(random, 10, 100);
+            t.commit();
+        }
+        assertThat(table.newCompaction().minLogFiles(2).execute()).isNotNull();
+        table.refresh();
+        List<String> runs =
+                table.commit(table.currentSnapshot().id()).added().stream()
+                        .filter(f -> f.kind() == FileKind.LOG)
+                        .map(DataFile::path)
+                        .toList();
+        assertThat(runs).as("merged runs written as log files").isNotEmpty();
+        Thread.sleep(3);
+        t.randomChanges(random, 10, 100);
+        Commit fourth = table.commit(t.commit());
+        now.set(fourth.timestampMillis() + 7);
+        health.update(table, fourth);
+        long waiting =
+                table.currentSnapshot().files().stream()
+                        .filter(f -> f.kind() == FileKind.LOG && !runs.contains(f.path()))
+                        .count();
+        assertThat(health.logFiles()).isEqualTo(waiting).isPositive();
+        assertThat(health.oldestLogAgeMillis())
+                .as("only the fourth commit's logs wait")
+                .isEqualTo(7);
     }
 
     private void assertFigures(Snapshot snapshot) {
