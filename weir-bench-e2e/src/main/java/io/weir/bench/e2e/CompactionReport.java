@@ -129,14 +129,16 @@ final class CompactionReport {
                                 + " rewrote or moved the last of its files (median / max);"
                                 + " \"waiting\": ingest commits with files still uncompacted at the"
                                 + " end. Files / MB: everything under the table's directory at the"
-                                + " end (data and metadata, superseded files included).\n\n");
+                                + " end (data and metadata, superseded files included)."
+                                + " Checkpoint ms: Flink's lastCheckpointDuration of each completed"
+                                + " checkpoint.\n\n");
         md.append(
                 "| schema | sink | rows | runs | rows/s | % of blackhole | CPU µs/row | write amp |"
                         + " sorted runs max / median | compaction latency s | waiting | files /"
-                        + " MB on disk | live files | peak RSS MB | heap after GC MB | verified"
-                        + " |\n");
+                        + " MB on disk | live files | checkpoint ms p50 / max | peak RSS MB |"
+                        + " heap after GC MB | verified |\n");
         md.append(
-                "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+                "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         List<SinkMedians> medians = SinkMedians.of(results.ingestion());
         Map<String, List<RunResult>> groups = group(results.ingestion());
         for (SinkMedians m : medians) {
@@ -151,8 +153,7 @@ final class CompactionReport {
             md.append(
                     String.format(
                             Locale.ROOT,
-                            "| %s | %s | %,d | %d%s | %s | %s | %s | %s | %s | %s | %s | %s | %s |"
-                                    + " %s | %s | %s |\n",
+                            "| %s | %s | %,d | %d%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
                             m.workload().id(),
                             m.sink().id(),
                             m.rows(),
@@ -181,6 +182,11 @@ final class CompactionReport {
                                             + number(m.tableBytes() / 1e6, "%,.1f")
                                     : "–",
                             table ? number(median(ok, "live_files"), "%,.0f") : "–",
+                            table
+                                    ? number(median(ok, "checkpoint_p50_ms"), "%,.0f")
+                                            + " / "
+                                            + number(median(ok, "checkpoint_max_ms"), "%,.0f")
+                                    : "–",
                             number(m.peakRssMb(), "%,.0f"),
                             number(median(ok, "heap_after_gc_max_mb"), "%,.0f"),
                             m.verified() == null ? "–" : m.verified() ? "yes" : "**NO**"));

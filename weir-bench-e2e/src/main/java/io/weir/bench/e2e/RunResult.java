@@ -51,7 +51,9 @@ record RunResult(
                     "compacted_commits",
                     "uncompacted_commits",
                     "compaction_latency_p50_s",
-                    "compaction_latency_max_s");
+                    "compaction_latency_max_s",
+                    "checkpoint_p50_ms",
+                    "checkpoint_max_ms");
 
     boolean ok() {
         return failure == null && phases.containsKey(Phase.INGEST);

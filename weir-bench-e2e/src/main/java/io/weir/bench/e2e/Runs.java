@@ -120,7 +120,7 @@ final class Runs {
                 "weir bench: %s%s%s, %s, %,d rows, phases %s ...%n",
                 sink.id(),
                 remote ? " on S3" : "",
-                setup.compaction() ? " (compaction on, " + setup.buckets() + " buckets)" : "",
+                setup.compaction() ? " (compaction on, bucket=" + setup.buckets() + ")" : "",
                 workload.id(),
                 rows,
                 String.join(",", phases.stream().map(Phase::id).toList()));

@@ -174,9 +174,9 @@ final class TimelineChart {
                 heap.add(heapRow);
             }
         }
-        List<String> labels = groups.stream().map(v -> String.format("%,d groups", v)).toList();
+        List<String> labels = groups.stream().map(v -> String.format("%,d", v)).toList();
         new BarChart(
-                        "Peak RSS, MB, against file groups",
+                        "Peak RSS, MB, by file groups (buckets)",
                         "%.0f",
                         labels,
                         names,
@@ -184,7 +184,7 @@ final class TimelineChart {
                         rss.toArray(new double[0][]))
                 .draw(g, 0, y, width / 2, height);
         new BarChart(
-                        "Heap after GC (max), MB, against file groups",
+                        "Heap after GC (max), MB, by file groups (buckets)",
                         "%.0f",
                         labels,
                         names,

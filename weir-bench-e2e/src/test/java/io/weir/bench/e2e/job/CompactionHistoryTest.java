@@ -2,7 +2,6 @@ package io.weir.bench.e2e.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -23,7 +22,8 @@ class CompactionHistoryTest {
     @Test
     void weirLikeHistory() throws Exception {
         CompactionHistory h = new CompactionHistory();
-        h.commit(1, 1_000, true, List.of(log("g0", "a", 100, 10), log("g1", "b", 50, 5)), List.of());
+        h.commit(
+                1, 1_000, true, List.of(log("g0", "a", 100, 10), log("g1", "b", 50, 5)), List.of());
         h.commit(2, 3_000, true, List.of(log("g0", "c", 100, 10)), List.of());
         h.commit(
                 3,
