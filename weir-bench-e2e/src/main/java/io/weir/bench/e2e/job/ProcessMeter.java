@@ -13,8 +13,9 @@ import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -25,6 +26,13 @@ import java.util.stream.Stream;
  */
 final class ProcessMeter {
     private static final Path STATUS = Path.of("/proc/self/status");
+
+    /** The names of the heap's memory pools. */
+    private static final Set<String> HEAP_POOLS =
+            ManagementFactory.getMemoryPoolMXBeans().stream()
+                    .filter(pool -> pool.getType() == MemoryType.HEAP)
+                    .map(MemoryPoolMXBean::getName)
+                    .collect(Collectors.toUnmodifiableSet());
 
     private final long startNanos;
     private final long startCpuNanos;
@@ -96,24 +104,11 @@ final class ProcessMeter {
             CompositeData entry = (CompositeData) row;
             String pool = (String) entry.get("key");
             MemoryUsage usage = MemoryUsage.from((CompositeData) entry.get("value"));
-            if (HEAP_POOLS.containsKey(pool)) {
+            if (HEAP_POOLS.contains(pool)) {
                 used += usage.getUsed();
             }
         }
         heapAfterGcMax.accumulateAndGet(used, Math::max);
-    }
-
-    /** The names of the heap's memory pools. */
-    private static final Map<String, Boolean> HEAP_POOLS = heapPools();
-
-    private static Map<String, Boolean> heapPools() {
-        Map<String, Boolean> pools = new java.util.HashMap<>();
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == MemoryType.HEAP) {
-                pools.put(pool.getName(), true);
-            }
-        }
-        return pools;
     }
 
     /** Process CPU time (user + sys of all threads), in ns. */
