@@ -333,9 +333,11 @@ public final class BenchCommand implements Callable<Integer> {
                         rowsScale,
                         rows,
                         longRun ? 1 : repeat,
-                        longRun || fanOut == null
-                                ? (longRun ? List.of() : CompactionSuite.DEFAULT_FAN_OUT)
-                                : fanOut.stream().filter(g -> g > 0).toList(),
+                        longRun
+                                ? List.of()
+                                : fanOut == null
+                                        ? CompactionSuite.DEFAULT_FAN_OUT
+                                        : fanOut.stream().filter(g -> g > 0).toList(),
                         longRun,
                         !noVerify && !longRun);
         Path target =

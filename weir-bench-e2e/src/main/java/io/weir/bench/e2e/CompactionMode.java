@@ -17,7 +17,7 @@ enum CompactionMode {
             }
         }
         throw new IllegalArgumentException(
-                "Unknown --compaction " + text + ": use off, on or long");
+                "Unknown compaction mode '" + text + "': expected off, on or long");
     }
 
     String id() {

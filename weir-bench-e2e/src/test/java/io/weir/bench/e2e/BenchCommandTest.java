@@ -27,6 +27,8 @@ class BenchCommandTest {
                         + " shuffle or blackhole117",
                 "--schema | 5 | Unknown schema '5': expected 1, 2, 3, 4 or schema1 ... schema4",
                 "--source | kafka | Unknown source 'kafka': expected gen or datagen",
+                "--compaction | sideways | Unknown compaction mode 'sideways': expected off, on or"
+                        + " long",
             })
     void badValuesAreUsageErrors(String option, String value, String message) {
         Map<String, String> options = new LinkedHashMap<>();
