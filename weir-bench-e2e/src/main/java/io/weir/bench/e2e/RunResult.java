@@ -38,6 +38,7 @@ record RunResult(
                     "heap_after_gc_max_mb",
                     "table_files",
                     "ingest_commits",
+                    "ingest_commits_with_files",
                     "compaction_commits",
                     "ingested_bytes",
                     "compaction_bytes_written",

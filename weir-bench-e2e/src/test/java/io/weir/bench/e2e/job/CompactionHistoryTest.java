@@ -84,13 +84,16 @@ class CompactionHistoryTest {
                 true,
                 List.of(new CompactionHistory.File("b0", "y", 40, 4, "L0:y")),
                 List.of());
+        h.commit(4, 16_000, true, List.of(), List.of()); // a snapshot without data files
 
         JsonNode f = figures(h);
+        assertThat(f.get("ingest_commits").asInt()).isEqualTo(3);
+        assertThat(f.get("ingest_commits_with_files").asInt()).isEqualTo(2);
         assertThat(f.get("compaction_bytes_written").asLong()).isZero();
         assertThat(f.get("compaction_bytes_read").asLong()).isZero();
         assertThat(f.get("write_amp").asDouble()).isZero();
         assertThat(f.get("runs_max").asInt()).isEqualTo(2); // level 5 and y
-        assertThat(f.get("runs_median").asInt()).isEqualTo(1); // lower median of [1, 2]
+        assertThat(f.get("runs_median").asInt()).isEqualTo(2); // lower median of [1, 2, 2]
         assertThat(f.get("compacted_commits").asInt()).isEqualTo(1);
         assertThat(f.get("uncompacted_commits").asInt()).isEqualTo(1);
         assertThat(f.get("compaction_latency_p50_s").asDouble()).isEqualTo(2.5);
