@@ -375,7 +375,9 @@ public final class BenchCommand implements Callable<Integer> {
         if (rowsScale != 1) {
             s.append(" --rows-scale ").append(rowsScale);
         }
-        s.append(" --repeat ").append(repeat);
+        if (!compaction.equalsIgnoreCase("long")) {
+            s.append(" --repeat ").append(repeat); // the long variant runs once
+        }
         if (sinks != null) {
             s.append(" --sinks ").append(String.join(",", sinks));
         }
