@@ -100,9 +100,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--checkpoint-interval-ms",
-            defaultValue = "10000",
-            description = "default ${DEFAULT-VALUE}")
-    long checkpointIntervalMs;
+            description = "default 10000; 2000 with --compaction on or long")
+    Long checkpointIntervalMs;
 
     @Option(names = "--heap", defaultValue = "6g", description = "-Xmx of the child JVMs")
     String heap;
@@ -165,6 +164,25 @@ public final class BenchCommand implements Callable<Integer> {
     Map<String, String> conf;
 
     @Option(
+            names = "--compaction",
+            defaultValue = "off",
+            description =
+                    "off (BENCHMARK.md's write-only tables; default), on (each sink's default"
+                            + " in-writer compaction, checkpoints every 2 s, the table's history"
+                            + " read after the run; with --all: BENCHMARKS-compaction.md) or long"
+                            + " (--all: schema1, weir and paimon, a timeline plotted;"
+                            + " BENCHMARKS-compaction-long.md)")
+    String compaction;
+
+    @Option(
+            names = "--fan-out",
+            split = ",",
+            description =
+                    "--all --compaction on: file groups (buckets) of the memory runs (default"
+                            + " 1,100,1000,10000; 0 for none)")
+    List<Integer> fanOut;
+
+    @Option(
             names = "--also-local",
             description =
                     "--all --warehouse: also run Weir and Paimon on local disk in the same suite")
@@ -212,10 +230,31 @@ public final class BenchCommand implements Callable<Integer> {
                     new CommandLine(this),
                     "--bulk-insert needs unique keys, which only --source gen makes");
         }
+        CompactionMode mode = CompactionMode.parse(compaction);
+        if (mode != CompactionMode.OFF && (bulkInsert || lifecycle || warehouse != null)) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    "--compaction on or long is a streaming ingestion on local disk: no"
+                            + " --bulk-insert, --lifecycle or --warehouse");
+        }
         RunSetup setup =
                 new RunSetup(
-                        parallelism, buckets, checkpointIntervalMs, heap, bulkInsert, sourceKind);
+                        parallelism,
+                        buckets,
+                        checkpointIntervalMs != null
+                                ? checkpointIntervalMs
+                                : mode == CompactionMode.OFF ? 10_000 : 2_000,
+                        heap,
+                        bulkInsert,
+                        sourceKind,
+                        mode != CompactionMode.OFF);
         List<SinkKind> flinkSinks = flinkSinks();
+        if (mode != CompactionMode.OFF && !flinkSinks.contains(SinkKind.WEIR)) {
+            // Its history readers (PaimonHistory) are built against Paimon's Flink 1.20 jar.
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    "--compaction on|long runs on Flink 1.20 only: no --flink");
+        }
         if (warehouse != null) {
             if (!flinkSinks.contains(SinkKind.WEIR)) {
                 throw new CommandLine.ParameterException(
@@ -244,6 +283,9 @@ public final class BenchCommand implements Callable<Integer> {
                     new CommandLine(this), "--also-local goes with --all --warehouse");
         }
         Runs runs = new Runs(workspace, jvm, setup, System.err);
+        if (all && mode != CompactionMode.OFF) {
+            return runCompactionSuite(runs, home, mode);
+        }
         if (all) {
             if (sink != null || schema != null || rows != null || bulkInsert) {
                 throw new CommandLine.ParameterException(
@@ -291,6 +333,43 @@ public final class BenchCommand implements Callable<Integer> {
         return suite.run(runs, System.out, target, describeSuite(), setup);
     }
 
+    private int runCompactionSuite(Runs runs, Path home, CompactionMode mode) throws Exception {
+        if (sink != null || schema != null) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    "--all runs every sink and schema: no --sink or --schema");
+        }
+        boolean longRun = mode == CompactionMode.LONG;
+        CompactionSuite suite =
+                new CompactionSuite(
+                        sinks == null
+                                ? List.of(SinkKind.WEIR, SinkKind.PAIMON)
+                                : sinks.stream().map(SinkKind::parse).toList(),
+                        longRun
+                                ? List.of(Workload.SCHEMA1)
+                                : schemas == null
+                                        ? List.of(Workload.SCHEMA1, Workload.SCHEMA2)
+                                        : schemas.stream().map(Workload::parse).toList(),
+                        rowsScale,
+                        rows,
+                        longRun ? 1 : repeat,
+                        longRun
+                                ? List.of()
+                                : fanOut == null
+                                        ? CompactionSuite.DEFAULT_FAN_OUT
+                                        : fanOut.stream().filter(g -> g > 0).toList(),
+                        longRun,
+                        !noVerify && !longRun);
+        Path target =
+                report != null
+                        ? report
+                        : home.resolve(
+                                longRun
+                                        ? "BENCHMARKS-compaction-long.md"
+                                        : "BENCHMARKS-compaction.md");
+        return suite.run(runs, System.out, target, describeSuite());
+    }
+
     private int runOne(Runs runs, Workspace workspace) throws Exception {
         if (sink == null || schema == null) {
             throw new CommandLine.ParameterException(
@@ -329,7 +408,9 @@ public final class BenchCommand implements Callable<Integer> {
         if (rowsScale != 1) {
             s.append(" --rows-scale ").append(rowsScale);
         }
-        s.append(" --repeat ").append(repeat);
+        if (!compaction.equalsIgnoreCase("long")) {
+            s.append(" --repeat ").append(repeat); // the long variant runs once
+        }
         if (sinks != null) {
             s.append(" --sinks ").append(String.join(",", sinks));
         }
@@ -348,6 +429,16 @@ public final class BenchCommand implements Callable<Integer> {
                 s.append(" --also-local");
             }
         }
+        if (!compaction.equals("off")) {
+            s.append(" --compaction ").append(compaction);
+            if (fanOut != null) {
+                s.append(" --fan-out ")
+                        .append(String.join(",", fanOut.stream().map(String::valueOf).toList()));
+            }
+            if (rows != null) {
+                s.append(" --rows ").append(rows);
+            }
+        }
         if (!source.equals("gen")) {
             s.append(" --source ").append(source);
         }
@@ -357,7 +448,7 @@ public final class BenchCommand implements Callable<Integer> {
         if (buckets != 4) {
             s.append(" --buckets ").append(buckets);
         }
-        if (checkpointIntervalMs != 10_000) {
+        if (checkpointIntervalMs != null) {
             s.append(" --checkpoint-interval-ms ").append(checkpointIntervalMs);
         }
         if (!heap.equals("6g")) {

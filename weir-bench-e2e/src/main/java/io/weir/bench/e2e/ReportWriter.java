@@ -235,7 +235,7 @@ final class ReportWriter {
         }
     }
 
-    private static void machine(StringBuilder md, SuiteResults results) {
+    static void machine(StringBuilder md, SuiteResults results) {
         MachineInfo m = MachineInfo.current();
         md.append("\n## Machine\n\n")
                 .append("- `nproc`: ")

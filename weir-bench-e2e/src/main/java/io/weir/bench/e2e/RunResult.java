@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The outcome of one run (one child JVM): the figures of each phase it completed, and why it failed
@@ -26,6 +27,34 @@ record RunResult(
     RunResult {
         phases = Map.copyOf(phases);
     }
+
+    /**
+     * The figures of {@code --compaction on} copied from the ingestion's line (the table's history,
+     * docs/benchmark.md); its {@code timeline} stays in the line (long).
+     */
+    static final Set<String> COMPACTION_FIELDS =
+            Set.of(
+                    "peak_heap_mb",
+                    "heap_after_gc_max_mb",
+                    "table_files",
+                    "ingest_commits",
+                    "ingest_commits_with_files",
+                    "compaction_commits",
+                    "ingested_bytes",
+                    "compaction_bytes_written",
+                    "compaction_bytes_read",
+                    "write_amp",
+                    "runs_max",
+                    "runs_median",
+                    "file_groups",
+                    "live_files",
+                    "live_bytes",
+                    "compacted_commits",
+                    "uncompacted_commits",
+                    "compaction_latency_p50_s",
+                    "compaction_latency_max_s",
+                    "checkpoint_p50_ms",
+                    "checkpoint_max_ms");
 
     boolean ok() {
         return failure == null && phases.containsKey(Phase.INGEST);
@@ -75,6 +104,10 @@ record RunResult(
         json.put("parallelism", settings.parallelism());
         json.put("flink", settings.sink().flinkVersion());
         json.put("source", settings.source().id());
+        if (settings.compaction()) {
+            json.put("compaction", "on");
+            json.put("buckets", settings.buckets());
+        }
         if (settings.remote() != null) {
             json.put("storage", "s3");
         }
@@ -88,7 +121,8 @@ record RunResult(
                                 if (k.startsWith("s3_")
                                         || k.startsWith("commit")
                                         || k.equals("checkpoints")
-                                        || k.equals("steady_commits")) {
+                                        || k.equals("steady_commits")
+                                        || COMPACTION_FIELDS.contains(k)) {
                                     json.set(k, e.getValue());
                                 }
                             });

@@ -4,7 +4,8 @@ import io.weir.bench.e2e.gen.SourceKind;
 
 /**
  * The settings every run of a session shares (BENCHMARK.md: parallelism 2, 4 buckets, checkpoints
- * every 10 s, {@code -Xmx6g}).
+ * every 10 s, {@code -Xmx6g}); with {@code compaction} each sink compacts in the writer
+ * (docs/benchmark.md, "Compaction on").
  */
 record RunSetup(
         int parallelism,
@@ -12,7 +13,8 @@ record RunSetup(
         long checkpointIntervalMs,
         String heap,
         boolean bulkInsert,
-        SourceKind source) {
+        SourceKind source,
+        boolean compaction) {
     RunSetup {
         if (parallelism < 1 || buckets < 1 || checkpointIntervalMs < 1) {
             throw new IllegalArgumentException(
@@ -21,6 +23,18 @@ record RunSetup(
     }
 
     RunSetup(int parallelism, int buckets, long checkpointIntervalMs, String heap) {
-        this(parallelism, buckets, checkpointIntervalMs, heap, false, SourceKind.GEN);
+        this(parallelism, buckets, checkpointIntervalMs, heap, false, SourceKind.GEN, false);
+    }
+
+    /** The same runs with another number of buckets (the fan-out runs of --compaction on). */
+    RunSetup withBuckets(int newBuckets) {
+        return new RunSetup(
+                parallelism,
+                newBuckets,
+                checkpointIntervalMs,
+                heap,
+                bulkInsert,
+                source,
+                compaction);
     }
 }

@@ -83,6 +83,18 @@ final class Runs {
      */
     RunResult run(SinkKind sink, Workload workload, long rows, List<Phase> phases, boolean onS3)
             throws IOException, InterruptedException {
+        return run(sink, workload, rows, phases, onS3, setup);
+    }
+
+    /** Runs one sink on one workload in a child JVM with other settings than the session's. */
+    RunResult run(
+            SinkKind sink,
+            Workload workload,
+            long rows,
+            List<Phase> phases,
+            boolean onS3,
+            RunSetup setup)
+            throws IOException, InterruptedException {
         boolean remote = onS3 && s3 != null && sink.writesTable();
         if (remote && sink != SinkKind.WEIR && sink != SinkKind.PAIMON) {
             throw new IllegalArgumentException(
@@ -101,12 +113,14 @@ final class Runs {
                         phases,
                         setup.bulkInsert(),
                         setup.source(),
-                        remote ? s3.forRun(dir.getFileName().toString()) : null);
+                        remote ? s3.forRun(dir.getFileName().toString()) : null,
+                        setup.compaction());
         progress.printf(
                 Locale.ROOT,
-                "weir bench: %s%s, %s, %,d rows, phases %s ...%n",
+                "weir bench: %s%s%s, %s, %,d rows, phases %s ...%n",
                 sink.id(),
                 remote ? " on S3" : "",
+                setup.compaction() ? " (compaction on, bucket=" + setup.buckets() + ")" : "",
                 workload.id(),
                 rows,
                 String.join(",", phases.stream().map(Phase::id).toList()));

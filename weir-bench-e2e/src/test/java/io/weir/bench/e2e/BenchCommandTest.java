@@ -30,6 +30,8 @@ class BenchCommandTest {
                 "--source | kafka | Unknown source 'kafka': expected gen or datagen",
                 "--flink | 1.19 | Unknown Flink version '1.19': the benchmark runs on Flink 1.20"
                         + " or 2.3",
+                "--compaction | sideways | Unknown compaction mode 'sideways': expected off, on or"
+                        + " long",
             })
     void badValuesAreUsageErrors(String option, String value, String message) {
         assertUsageError(option, value, "weir", message);

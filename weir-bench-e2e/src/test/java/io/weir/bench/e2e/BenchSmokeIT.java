@@ -110,4 +110,69 @@ class BenchSmokeIT {
             }
         }
     }
+
+    /**
+     * {@code --compaction on}: the sinks compact in the writer, and the table's history, read after
+     * the run through the sink's own API, gives figures that add up (the figures themselves are
+     * CompactionHistoryTest's).
+     */
+    @ParameterizedTest(name = "{0} compaction on")
+    @CsvSource({"weir", "paimon", "hudi"})
+    void compactionOnReadsTheTableHistory(String sink) throws Exception {
+        String[] args = {
+            "--sink",
+            sink,
+            "--schema",
+            "1",
+            "--rows",
+            "3000",
+            "--heap",
+            "1g",
+            "--compaction",
+            "on",
+            "--checkpoint-interval-ms",
+            "500",
+            "--work-dir",
+            work.toString()
+        };
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream stdout = System.out;
+        int exitCode;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            exitCode = BenchCommand.commandLine().execute(args);
+        } finally {
+            System.setOut(stdout);
+        }
+        String printed = out.toString(StandardCharsets.UTF_8).trim();
+        System.out.println(printed);
+        assertThat(exitCode).as(printed).isZero();
+        JsonNode line = JSON.readTree(printed);
+        assertThat(line.path("compaction").asText()).isEqualTo("on");
+        assertThat(line.path("verified").asBoolean()).isTrue();
+        assertThat(line.path("peak_heap_mb").asDouble()).isPositive();
+        assertThat(line.path("table_files").asLong()).isPositive();
+        if (sink.equals("hudi")) {
+            assertThat(line.has("write_amp")).isFalse(); // its history is not read
+            return;
+        }
+        long ingestCommits = line.path("ingest_commits").asLong();
+        assertThat(ingestCommits).isPositive();
+        assertThat(
+                        line.path("compacted_commits").asLong()
+                                + line.path("uncompacted_commits").asLong())
+                .isEqualTo(line.path("ingest_commits_with_files").asLong())
+                .isBetween(1L, ingestCommits);
+        assertThat(line.path("ingested_bytes").asLong()).isPositive();
+        assertThat(line.path("write_amp").asDouble())
+                .isEqualTo(
+                        (double) line.path("compaction_bytes_written").asLong()
+                                / line.path("ingested_bytes").asLong(),
+                        org.assertj.core.api.Assertions.within(1e-5));
+        assertThat(line.path("runs_max").asInt()).isPositive();
+        assertThat(line.path("runs_median").asInt()).isBetween(1, line.path("runs_max").asInt());
+        assertThat(line.path("file_groups").asInt()).isEqualTo(4);
+        assertThat(line.path("live_files").asLong())
+                .isBetween(1L, line.path("table_files").asLong());
+    }
 }

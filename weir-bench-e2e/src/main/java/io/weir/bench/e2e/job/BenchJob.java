@@ -32,7 +32,8 @@ public final class BenchJob {
                         settings.dir(),
                         settings.parallelism(),
                         settings.buckets(),
-                        settings.remote());
+                        settings.remote(),
+                        settings.compaction());
     }
 
     public static void main(String[] args) {
@@ -107,6 +108,14 @@ public final class BenchJob {
         CommitProbe probe = CommitProbe.current();
         if (probe != null && !settings.bulkInsert()) {
             probe.addTo(line);
+        }
+        if (settings.compaction() && table.kind().writesTable()) {
+            // After the figures above were taken: reading the history is not part of them.
+            line.put("table_files", TableHistory.filesUnder(table.tableDir()));
+            CompactionHistory history = TableHistory.read(table);
+            if (history != null) {
+                history.addTo(line);
+            }
         }
         return line.put("table_bytes", ProcessMeter.bytesUnder(table.tableDir()));
     }

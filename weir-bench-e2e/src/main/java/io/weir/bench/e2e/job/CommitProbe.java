@@ -65,6 +65,11 @@ public final class CommitProbe implements MetricReporter {
 
     private final Map<String, Committer> committers = new LinkedHashMap<>();
     private Gauge<?> checkpointsGauge;
+    private Gauge<?> checkpointDurationGauge;
+
+    /** The duration of each completed checkpoint, in ms, in order. */
+    private final List<Long> checkpointDurationsMs = new ArrayList<>();
+
     private long commitsSeen;
     private long files;
     private long checkpoints;
@@ -141,6 +146,11 @@ public final class CommitProbe implements MetricReporter {
                     checkpointsGauge = g;
                 }
             }
+            case "lastCheckpointDuration" -> {
+                if (metric instanceof Gauge<?> g) {
+                    checkpointDurationGauge = g;
+                }
+            }
             default -> {}
         }
     }
@@ -157,11 +167,19 @@ public final class CommitProbe implements MetricReporter {
         if (metric == checkpointsGauge) {
             checkpointsGauge = null;
         }
+        if (metric == checkpointDurationGauge) {
+            checkpointDurationGauge = null;
+        }
     }
 
     private synchronized void poll() {
         if (checkpointsGauge != null) {
-            checkpoints = Math.max(checkpoints, asLong(checkpointsGauge.getValue()));
+            long completed = asLong(checkpointsGauge.getValue());
+            if (completed > checkpoints && checkpointDurationGauge != null) {
+                // Polled every 10 ms, checkpoints are seconds apart: the last one's duration.
+                checkpointDurationsMs.add(asLong(checkpointDurationGauge.getValue()));
+            }
+            checkpoints = Math.max(checkpoints, completed);
         }
         for (Committer c : committers.values()) {
             if (c.weirCommits != null && c.weirLastDuration != null) {
@@ -231,6 +249,15 @@ public final class CommitProbe implements MetricReporter {
                 .put(
                         "commit_ms",
                         Arrays.toString(durationsMs.stream().mapToLong(l -> l).toArray()));
+        if (!checkpointDurationsMs.isEmpty()) {
+            long[] cp = checkpointDurationsMs.stream().mapToLong(l -> l).sorted().toArray();
+            line.put("checkpoint_p50_ms", percentile(cp, 0.5))
+                    .put("checkpoint_max_ms", cp[cp.length - 1])
+                    .put(
+                            "checkpoint_ms",
+                            Arrays.toString(
+                                    checkpointDurationsMs.stream().mapToLong(l -> l).toArray()));
+        }
         if (countsAtFirstCommit != null && commitsAtLastCounts > 1) {
             // Between the first and the last commit: the cost of a checkpoint in steady state,
             // without the job's start (table loading) before the first commit.

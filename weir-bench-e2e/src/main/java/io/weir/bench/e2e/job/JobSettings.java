@@ -25,7 +25,8 @@ public record JobSettings(
         List<Phase> phases,
         boolean bulkInsert,
         SourceKind source,
-        RemoteWarehouse remote) {
+        RemoteWarehouse remote,
+        boolean compaction) {
 
     public JobSettings {
         if (rows < 1 || parallelism < 1 || buckets < 1 || checkpointIntervalMs < 1) {
@@ -38,6 +39,34 @@ public record JobSettings(
                             + " --source gen with --bulk-insert");
         }
         phases = List.copyOf(phases);
+    }
+
+    /** Without compaction (BENCHMARK.md's {@code write-only} tables). */
+    public JobSettings(
+            SinkKind sink,
+            Workload workload,
+            long rows,
+            int parallelism,
+            int buckets,
+            long checkpointIntervalMs,
+            Path dir,
+            List<Phase> phases,
+            boolean bulkInsert,
+            SourceKind source,
+            RemoteWarehouse remote) {
+        this(
+                sink,
+                workload,
+                rows,
+                parallelism,
+                buckets,
+                checkpointIntervalMs,
+                dir,
+                phases,
+                bulkInsert,
+                source,
+                remote,
+                false);
     }
 
     /** On local disk, under {@code dir}. */
@@ -100,6 +129,9 @@ public record JobSettings(
         args.addAll(List.of("--phases", String.join(",", phases.stream().map(Phase::id).toList())));
         args.addAll(List.of("--write-mode", bulkInsert ? "bulk-insert" : "upsert"));
         args.addAll(List.of("--source", source.id()));
+        if (compaction) {
+            args.addAll(List.of("--compaction", "on"));
+        }
         if (remote != null) {
             args.addAll(List.of("--warehouse", remote.uri()));
             if (remote.files() != null) {
@@ -126,6 +158,7 @@ public record JobSettings(
         String warehouse = null;
         Path warehouseFiles = null;
         String countsUrl = null;
+        boolean compaction = false;
         for (int i = 0; i + 1 < args.length; i += 2) {
             String value = args[i + 1];
             switch (args[i]) {
@@ -143,6 +176,7 @@ public record JobSettings(
                 case "--warehouse" -> warehouse = value;
                 case "--warehouse-files" -> warehouseFiles = Path.of(value);
                 case "--counts-url" -> countsUrl = value;
+                case "--compaction" -> compaction = value.equals("on");
                 default -> throw new IllegalArgumentException("Unknown argument " + args[i]);
             }
         }
@@ -169,6 +203,7 @@ public record JobSettings(
                                 RemoteWarehouse.parseOptions(
                                         System.getenv(RemoteWarehouse.OPTIONS_ENV)),
                                 warehouseFiles,
-                                countsUrl));
+                                countsUrl),
+                compaction);
     }
 }

@@ -23,6 +23,7 @@ public final class SinkTable {
     private final int parallelism;
     private final int buckets;
     private final RemoteWarehouse remote;
+    private final boolean compaction;
 
     /**
      * @param dir the run's directory: warehouses and tables go below it
@@ -44,6 +45,21 @@ public final class SinkTable {
             int parallelism,
             int buckets,
             RemoteWarehouse remote) {
+        this(kind, workload, dir, parallelism, buckets, remote, false);
+    }
+
+    /**
+     * @param compaction each sink with its default in-writer compaction ({@code --compaction on}):
+     *     Weir and Paimon without {@code write-only}, Hudi with its async compaction
+     */
+    public SinkTable(
+            SinkKind kind,
+            Workload workload,
+            Path dir,
+            int parallelism,
+            int buckets,
+            RemoteWarehouse remote,
+            boolean compaction) {
         if (remote != null
                 && kind.system() != SinkKind.WEIR
                 && kind.system() != SinkKind.PAIMON
@@ -58,6 +74,7 @@ public final class SinkTable {
         this.dir = dir;
         this.parallelism = parallelism;
         this.buckets = buckets;
+        this.compaction = compaction;
     }
 
     /** The table options of the sink: BENCHMARK.md's table, for the report too. */
@@ -66,13 +83,13 @@ public final class SinkTable {
         switch (kind) {
             case WEIR, WEIR2 -> {
                 options.put("bucket", String.valueOf(buckets));
-                options.put("write-only", "true");
+                options.put("write-only", String.valueOf(!compaction));
                 // Paimon's compression class (Weir's default is zstd); its log files are LZ4.
                 options.put("file.compression", "snappy");
             }
             case PAIMON, PAIMON2 -> {
                 options.put("bucket", String.valueOf(buckets));
-                options.put("write-only", "true");
+                options.put("write-only", String.valueOf(!compaction));
                 options.put("file.format", "parquet");
                 options.put("file.compression", "snappy");
             }
@@ -83,8 +100,10 @@ public final class SinkTable {
                 options.put("write.operation", "upsert");
                 options.put("index.type", "BUCKET");
                 options.put("hoodie.bucket.index.num.buckets", String.valueOf(buckets));
-                options.put("compaction.schedule.enabled", "false");
-                options.put("compaction.async.enabled", "false");
+                // Hudi's defaults are true: compaction planned every 5 delta commits and run by
+                // compaction tasks inside the ingestion job. Off unless --compaction on.
+                options.put("compaction.schedule.enabled", String.valueOf(compaction));
+                options.put("compaction.async.enabled", String.valueOf(compaction));
                 options.put("write.tasks", String.valueOf(parallelism));
             }
             case BLACKHOLE, BLACKHOLE2, BLACKHOLE117 -> options.put("connector", "blackhole");

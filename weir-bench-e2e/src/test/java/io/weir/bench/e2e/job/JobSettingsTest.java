@@ -26,7 +26,20 @@ class JobSettingsTest {
                                 Path.of("/tmp/run"),
                                 List.of(Phase.INGEST, Phase.COMPACT, Phase.VERIFY)),
                         settings(SinkKind.WEIR, Workload.SCHEMA1, true, SourceKind.GEN),
-                        settings(SinkKind.PAIMON, Workload.SCHEMA2, false, SourceKind.DATAGEN))) {
+                        settings(SinkKind.PAIMON, Workload.SCHEMA2, false, SourceKind.DATAGEN),
+                        new JobSettings(
+                                SinkKind.PAIMON,
+                                Workload.SCHEMA1,
+                                5_000,
+                                2,
+                                100,
+                                2_000,
+                                Path.of("/tmp/run"),
+                                List.of(Phase.INGEST),
+                                false,
+                                SourceKind.GEN,
+                                null,
+                                true))) {
             assertThat(JobSettings.parse(settings.toArgs().toArray(new String[0])))
                     .isEqualTo(settings);
         }

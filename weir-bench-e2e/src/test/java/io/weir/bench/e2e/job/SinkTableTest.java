@@ -28,6 +28,26 @@ class SinkTableTest {
     }
 
     @Test
+    void compactionOnLeavesEachSinkItsDefaultInWriterCompaction() {
+        assertThat(new SinkTable(SinkKind.WEIR, Workload.SCHEMA1, DIR, 2, 4, null, true).options())
+                .containsExactly(
+                        entry("bucket", "4"),
+                        entry("write-only", "false"),
+                        entry("file.compression", "snappy"));
+        assertThat(
+                        new SinkTable(SinkKind.PAIMON, Workload.SCHEMA2, DIR, 2, 100, null, true)
+                                .options())
+                .containsExactly(
+                        entry("bucket", "100"),
+                        entry("write-only", "false"),
+                        entry("file.format", "parquet"),
+                        entry("file.compression", "snappy"));
+        assertThat(new SinkTable(SinkKind.HUDI, Workload.SCHEMA1, DIR, 2, 4, null, true).options())
+                .containsEntry("compaction.schedule.enabled", "true")
+                .containsEntry("compaction.async.enabled", "true");
+    }
+
+    @Test
     void paimonWritesParquetWithSnappyAndNoCompaction() {
         SinkTable table = new SinkTable(SinkKind.PAIMON, Workload.SCHEMA2, DIR, 2, 4);
         assertThat(table.options())
