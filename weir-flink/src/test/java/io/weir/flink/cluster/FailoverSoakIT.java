@@ -32,15 +32,15 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The failover soak on a real Flink 1.20 session cluster of separate JVMs ({@link
- * StandaloneFlinkCluster}): a streaming upsert job (an aggregate per key, so its sink gets updates)
- * and an append job write two Weir tables with in-job compaction and snapshot expiry on, while a
- * driver {@code kill -9}s TaskManagers at random times (one, two at once, or the one running a
- * committer) and starts replacements, and stops the JobManager and restores both jobs from their
- * latest retained checkpoints with {@code -s}, as an operator without HA would. At the end both
- * tables equal an independent model of the deterministic input exactly, and after a clean (expire
- * all but the latest snapshot, remove orphans) the table directories hold exactly the latest
- * snapshot's files.
+ * The failover soak on a real Flink session cluster (1.20, or 2.3 in weir-flink-2) of separate JVMs
+ * ({@link StandaloneFlinkCluster}): a streaming upsert job (an aggregate per key, so its sink gets
+ * updates) and an append job write two Weir tables with in-job compaction and snapshot expiry on,
+ * while a driver {@code kill -9}s TaskManagers at random times (one, two at once, or the one
+ * running a committer) and starts replacements, and stops the JobManager and restores both jobs
+ * from their latest retained checkpoints with {@code -s}, as an operator without HA would. At the
+ * end both tables equal an independent model of the deterministic input exactly, and after a clean
+ * (expire all but the latest snapshot, remove orphans) the table directories hold exactly the
+ * latest snapshot's files.
  *
  * <p>By default a smoke: two kills, one of them the committer's TaskManager. With {@code
  * -Dweir.soak=true} the long run (docs/testing.md): {@code weir.soak.kills} kills (default 20),

@@ -21,12 +21,13 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A Flink 1.20 standalone session cluster of separate JVMs, started as Flink's scripts start one
- * (shared/notes/flink-cluster.md): a JobManager ({@code StandaloneSessionClusterEntrypoint}) and
- * TaskManagers ({@code TaskManagerRunner}), each a process of its own that a test can {@code kill
- * -9}, with the JVM memory flags that Flink's {@code BashJavaUtils} computes from the same
- * config.yaml, and jobs submitted by a separate client JVM ({@link SqlJobSubmitter}). Each
- * TaskManager has the resource id {@code tm-N}, so the REST API's task locations name the process.
+ * A Flink standalone session cluster (the build's Flink: 1.20, or 2.3 in weir-flink-2) of separate
+ * JVMs, started as Flink's scripts start one (shared/notes/flink-cluster.md): a JobManager ({@code
+ * StandaloneSessionClusterEntrypoint}) and TaskManagers ({@code TaskManagerRunner}), each a process
+ * of its own that a test can {@code kill -9}, with the JVM memory flags that Flink's {@code
+ * BashJavaUtils} computes from the same config.yaml, and jobs submitted by a separate client JVM
+ * ({@link SqlJobSubmitter}). Each TaskManager has the resource id {@code tm-N}, so the REST API's
+ * task locations name the process.
  */
 final class StandaloneFlinkCluster implements AutoCloseable {
     /** Flink's {@code env.java.opts.all} on Java 17 (what ./weir passes too). */
