@@ -37,4 +37,10 @@ public interface WriterLeases {
 
     /** Every lease that parses, including ended ones that orphan removal has not removed yet. */
     List<WriterLease> list();
+
+    /**
+     * Takes the lease of {@code writerId} now, before the writer creates any file, and keeps it on
+     * the files the writer hands on until it sees them committed ({@link PendingFilesLease}).
+     */
+    PendingFilesLease forPendingFiles(String writerId, Duration ttl);
 }

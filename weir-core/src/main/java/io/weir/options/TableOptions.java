@@ -152,11 +152,11 @@ public final class TableOptions {
                     .defaultValue(RunFormat.LOG)
                     .withDescription(
                             "The files of the sorted run into which incremental compaction merges"
-                                    + " a group's newest runs: 'log', one row log file (a third of"
-                                    + " Parquet's compaction CPU, measured), or 'parquet', base"
-                                    + " files and a log of the retractions (40 % fewer bytes"
-                                    + " written for schema1). A rewrite of the whole group always"
-                                    + " writes Parquet.");
+                                    + " a group's newest runs: 'log', one row log file (less"
+                                    + " compaction CPU), or 'parquet', base files and a log of the"
+                                    + " retractions (fewer bytes written and stored;"
+                                    + " docs/performance.md has the measured trade-off). A rewrite"
+                                    + " of the whole group always writes Parquet.");
 
     public static final ConfigOption<MemorySize> COMPACTION_MAX_LOG_BYTES =
             ConfigOption.key("compaction.max-log-bytes")

@@ -1,20 +1,25 @@
 package io.weir.service;
 
+import io.weir.PendingFilesLease;
+import io.weir.Table;
 import io.weir.WriterLease;
 import io.weir.WriterLeases;
 import io.weir.commit.CommitLog;
 import io.weir.commit.LeaseFiles;
 import io.weir.exceptions.ValidationException;
+import io.weir.write.PendingFilesLeaseImpl;
 
 import java.time.Duration;
 import java.util.List;
 
 /** The {@link WriterLeases} of a table, stored as files under {@code _weir/writers/}. */
 public final class FileWriterLeases implements WriterLeases {
+    private final Table table;
     private final CommitLog log;
     private final LeaseFiles<WriterLease> files;
 
-    public FileWriterLeases(CommitLog log) {
+    public FileWriterLeases(Table table, CommitLog log) {
+        this.table = table;
         this.log = log;
         this.files = LeaseFiles.writers(log.io(), log.location());
     }
@@ -59,5 +64,10 @@ public final class FileWriterLeases implements WriterLeases {
     @Override
     public List<WriterLease> list() {
         return files.list();
+    }
+
+    @Override
+    public PendingFilesLease forPendingFiles(String writerId, Duration ttl) {
+        return new PendingFilesLeaseImpl(table, writerId, ttl);
     }
 }

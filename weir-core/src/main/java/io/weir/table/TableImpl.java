@@ -297,7 +297,7 @@ public final class TableImpl implements Table {
 
     @Override
     public WriterLeases writerLeases() {
-        return new FileWriterLeases(log);
+        return new FileWriterLeases(this, log);
     }
 
     @Override

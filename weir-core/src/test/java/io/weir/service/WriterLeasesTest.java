@@ -1,6 +1,7 @@
 package io.weir.service;
 
 import io.weir.DataFile;
+import io.weir.PendingFilesLease;
 import io.weir.RemoveOrphanFilesResult;
 import io.weir.Table;
 import io.weir.TableWrite;
@@ -12,7 +13,7 @@ import io.weir.io.FileIO;
 import io.weir.testing.ManualClock;
 import io.weir.testing.ShmTempDirFactory;
 import io.weir.testing.TestStorage;
-import io.weir.write.PendingFilesLease;
+import io.weir.write.PendingFilesLeaseImpl;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -69,7 +70,8 @@ class WriterLeasesTest {
         age(oldOrphans, Duration.ofDays(2));
 
         TableWrite write = table.newWrite().create();
-        PendingFilesLease lease = new PendingFilesLease(table, "job-1.w-0", Duration.ofMinutes(10));
+        PendingFilesLease lease =
+                new PendingFilesLeaseImpl(table, "job-1.w-0", Duration.ofMinutes(10));
         List<DataFile> inFlight = writeRows(write);
         lease.handedOn(inFlight);
         // A write of another writer, without a lease, that failed after the lease was taken.
@@ -118,7 +120,7 @@ class WriterLeasesTest {
         List<DataFile> inFlight;
         try (TableWrite write = table.newWrite().create()) {
             PendingFilesLease lease =
-                    new PendingFilesLease(table, "stopped-job", Duration.ofMinutes(10));
+                    new PendingFilesLeaseImpl(table, "stopped-job", Duration.ofMinutes(10));
             inFlight = writeRows(write);
             lease.handedOn(inFlight);
             // The writer dies: its hand-over is not known committed, so close keeps the lease.

@@ -15,7 +15,6 @@ import io.weir.flink.sink.internal.PostCommitCompactor;
 import io.weir.flink.sink.internal.WriterMetrics;
 import io.weir.io.FileIO;
 import io.weir.partition.PartitionHash;
-import io.weir.write.PendingFilesLease;
 
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -188,7 +187,7 @@ public final class WeirSink
                         : newWrite(table, subtask, writers);
         return new WeirSinkWriter(
                 write,
-                new PendingFilesLease(table, writerLeaseId(context), WRITER_LEASE_TTL),
+                table.writerLeases().forPendingFiles(writerLeaseId(context), WRITER_LEASE_TTL),
                 new FlinkRows.ToWeir(rowType),
                 new WriterMetrics(context.metricGroup(), write),
                 hook,

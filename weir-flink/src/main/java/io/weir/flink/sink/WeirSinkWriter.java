@@ -1,10 +1,10 @@
 package io.weir.flink.sink;
 
 import io.weir.DataFile;
+import io.weir.PendingFilesLease;
 import io.weir.TableWrite;
 import io.weir.flink.FlinkRows;
 import io.weir.flink.sink.internal.WriterMetrics;
-import io.weir.write.PendingFilesLease;
 
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.table.data.RowData;

@@ -2,6 +2,7 @@ package io.weir.write;
 
 import io.weir.Commit;
 import io.weir.DataFile;
+import io.weir.PendingFilesLease;
 import io.weir.Snapshot;
 import io.weir.Table;
 import io.weir.WriterLeases;
@@ -16,9 +17,9 @@ import java.util.ArrayDeque;
 import java.util.List;
 
 /**
- * Keeps a writer's lease ({@link WriterLeases}) on the files it has written and not seen committed:
- * for a writer, such as a Flink sink writer, whose files are committed by someone else some time
- * after it hands them on.
+ * The {@link PendingFilesLease} of a table. Keeps a writer's lease ({@link WriterLeases}) on the
+ * files it has written and not seen committed: for a writer, such as a Flink sink writer, whose
+ * files are committed by someone else some time after it hands them on.
  *
  * <p>The lease's time is the start of the oldest write interval whose files are not known to be
  * committed: every file of an interval is created after it starts. An interval starts when the
@@ -34,8 +35,8 @@ import java.util.List;
  *
  * <p>Not thread-safe: one per writer.
  */
-public final class PendingFilesLease implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(PendingFilesLease.class);
+public final class PendingFilesLeaseImpl implements PendingFilesLease {
+    private static final Logger LOG = LoggerFactory.getLogger(PendingFilesLeaseImpl.class);
 
     private final Table table;
     private final String writerId;
@@ -63,14 +64,14 @@ public final class PendingFilesLease implements AutoCloseable {
     }
 
     /** Takes the lease now, before the writer creates any file. */
-    public PendingFilesLease(Table table, String writerId, Duration ttl) {
+    public PendingFilesLeaseImpl(Table table, String writerId, Duration ttl) {
         this(table, writerId, ttl, Clock.systemUTC());
     }
 
     /**
      * @param clock the writer's clock, to compare with the file system's modification times
      */
-    public PendingFilesLease(Table table, String writerId, Duration ttl, Clock clock) {
+    public PendingFilesLeaseImpl(Table table, String writerId, Duration ttl, Clock clock) {
         this.table = table;
         this.writerId = writerId;
         this.ttl = ttl;
@@ -79,6 +80,7 @@ public final class PendingFilesLease implements AutoCloseable {
         renew();
     }
 
+    @Override
     public String writerId() {
         return writerId;
     }
@@ -87,6 +89,7 @@ public final class PendingFilesLease implements AutoCloseable {
      * The writer handed these files on (to be committed by someone else); its next files belong to
      * a new interval. Renews the lease.
      */
+    @Override
     public void handedOn(List<DataFile> files) {
         if (!files.isEmpty()) {
             // No commit made so far can hold them: theirs follows this hand-over.
@@ -98,6 +101,7 @@ public final class PendingFilesLease implements AutoCloseable {
     }
 
     /** Renews the lease if a third of its duration passed since the last renewal: a clock read. */
+    @Override
     public void renewIfDue() {
         if (clock.millis() - renewedAt >= ttl.toMillis() / 3) {
             renew();
@@ -105,6 +109,7 @@ public final class PendingFilesLease implements AutoCloseable {
     }
 
     /** The time the lease protects files from (the writer's clock). */
+    @Override
     public long oldestFileMillis() {
         return pending.isEmpty() ? intervalStart : pending.peek().since;
     }
