@@ -43,7 +43,7 @@ record BarChart(
         g.setColor(Color.BLACK);
         g.setFont(TITLE);
         g.drawString(title, x + 15, y + 25);
-        drawLegend(g, x + 15, y + 45);
+        drawLegend(g, x + 15, y + 45, series, colors);
 
         double max = 0;
         for (double[] row : values) {
@@ -101,7 +101,8 @@ record BarChart(
         }
     }
 
-    private void drawLegend(Graphics2D g, int x, int y) {
+    /** The legend: a colour swatch and the name of each series, in a row from (x, y). */
+    static void drawLegend(Graphics2D g, int x, int y, List<String> series, List<Color> colors) {
         g.setFont(LABEL);
         int px = x;
         for (int si = 0; si < series.size(); si++) {

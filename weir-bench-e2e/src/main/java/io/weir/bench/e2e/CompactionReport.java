@@ -20,7 +20,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
-import java.util.stream.Collectors;
 
 /**
  * Writes BENCHMARKS-compaction.md (or -long.md) and its chart from a {@link CompactionSuite}'s
@@ -234,7 +233,9 @@ final class CompactionReport {
         Set<SinkKind> kinds = new LinkedHashSet<>();
         results.ingestion().forEach(r -> kinds.add(r.settings().sink()));
         for (SinkKind kind : kinds) {
-            SinkTable table =
+            ReportWriter.sinkRow(
+                    md,
+                    kind,
                     new SinkTable(
                             kind,
                             Workload.SCHEMA1,
@@ -242,22 +243,7 @@ final class CompactionReport {
                             results.setup().parallelism(),
                             results.setup().buckets(),
                             null,
-                            true);
-            String text =
-                    table.options().entrySet().stream()
-                            .map(e -> "`" + e.getKey() + "`=`" + e.getValue() + "`")
-                            .collect(Collectors.joining(", "));
-            md.append("| ")
-                    .append(kind.id())
-                    .append(" | ")
-                    .append(kind.product())
-                    .append(" | ")
-                    .append(kind.flinkVersion())
-                    .append(" | ")
-                    .append(
-                            text.replace("file:///RUN/", "<run dir>/")
-                                    .replace("/RUN/", "<run dir>/"))
-                    .append(" |\n");
+                            true));
         }
     }
 

@@ -40,15 +40,7 @@ record LineChart(
         g.setColor(Color.BLACK);
         g.setFont(TITLE);
         g.drawString(title, x + 15, y + 25);
-        g.setFont(LABEL);
-        int px = x + 15;
-        for (int s = 0; s < series.size(); s++) {
-            g.setColor(colors.get(s));
-            g.fillRect(px, y + 35, 12, 12);
-            g.setColor(Color.BLACK);
-            g.drawString(series.get(s), px + 16, y + 45);
-            px += 16 + g.getFontMetrics().stringWidth(series.get(s)) + 18;
-        }
+        BarChart.drawLegend(g, x + 15, y + 45, series, colors);
         double maxX = 0;
         double maxY = 0;
         for (int s = 0; s < xs.length; s++) {

@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -267,30 +266,33 @@ final class ReportWriter {
         Set<SinkKind> kinds = new LinkedHashSet<>();
         medians.forEach(m -> kinds.add(m.sink()));
         for (SinkKind kind : kinds) {
-            SinkTable table =
+            sinkRow(
+                    md,
+                    kind,
                     new SinkTable(
                             kind,
                             Workload.SCHEMA1,
                             Path.of("/RUN"),
                             setup.parallelism(),
-                            setup.buckets());
-            Map<String, String> options = table.options();
-            String text =
-                    options.entrySet().stream()
-                            .map(e -> "`" + e.getKey() + "`=`" + e.getValue() + "`")
-                            .collect(Collectors.joining(", "));
-            md.append("| ")
-                    .append(kind.id())
-                    .append(" | ")
-                    .append(kind.product())
-                    .append(" | ")
-                    .append(kind.flinkVersion())
-                    .append(" | ")
-                    .append(
-                            text.replace("file:///RUN/", "<run dir>/")
-                                    .replace("/RUN/", "<run dir>/"))
-                    .append(" |\n");
+                            setup.buckets()));
         }
+    }
+
+    /** A row of a report's sink table: the sink, what runs, its Flink, its table's options. */
+    static void sinkRow(StringBuilder md, SinkKind kind, SinkTable table) {
+        String text =
+                table.options().entrySet().stream()
+                        .map(e -> "`" + e.getKey() + "`=`" + e.getValue() + "`")
+                        .collect(Collectors.joining(", "));
+        md.append("| ")
+                .append(kind.id())
+                .append(" | ")
+                .append(kind.product())
+                .append(" | ")
+                .append(kind.flinkVersion())
+                .append(" | ")
+                .append(text.replace("file:///RUN/", "<run dir>/").replace("/RUN/", "<run dir>/"))
+                .append(" |\n");
     }
 
     private static void raw(StringBuilder md, SuiteResults results) {
