@@ -1,5 +1,6 @@
 package io.weir;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -14,8 +15,20 @@ import java.util.function.Predicate;
  * table's content does not change. Logs written to a group while it is being compacted stay and are
  * newer than the new base, so compaction never conflicts with ingestion; two compactions of the
  * same files conflict and the later fails.
+ *
+ * <p>A compaction holds a writer lease ({@link WriterLeases}) from before its first output file
+ * until its commit has landed or failed, so that orphan removal, whatever its cutoff, never deletes
+ * outputs not committed yet (docs/table-services.md, "Writer leases"): {@link #rewrite} and {@link
+ * #execute} take it, {@link #commit} and {@link #abort} end it.
  */
 public interface Compaction {
+    /**
+     * How long a compaction's writer lease lasts unless renewed; it is renewed when a third of this
+     * passed (checked before each output file and before the commit). The lease of a compaction
+     * whose process died protects files newer than its start for at most this long.
+     */
+    Duration LEASE_TTL = Duration.ofHours(1);
+
     /**
      * The size below which a base file is undersized (3/4 of {@code target-file-size}): packed by
      * compaction, and preferred by append-only writers (docs/partitions.md, "Small files").
@@ -57,8 +70,9 @@ public interface Compaction {
 
     /**
      * Writes one planned file group ({@link #plan()}) as new base files and returns them, not yet
-     * committed. For engines that rewrite groups in parallel tasks and commit once with {@link
-     * #commit}; on failure the partial outputs are deleted.
+     * committed. For engines that rewrite groups in parallel tasks (thread-safe) and commit once
+     * with {@link #commit}; on failure the partial outputs are deleted. Takes this compaction's
+     * lease ({@link #lease()}) first; end it with {@link #commit} or {@link #abort}.
      */
     List<DataFile> rewrite(ScanTask task);
 
@@ -67,7 +81,30 @@ public interface Compaction {
      * {@code outputs} (all {@link #rewrite} results of those tasks). If another compaction replaced
      * some of these files first, throws {@link io.weir.exceptions.CommitConflictException} and
      * deletes {@code outputs}; they are deleted on any failure except {@link
-     * io.weir.exceptions.CommitStateUnknownException}.
+     * io.weir.exceptions.CommitStateUnknownException}. Ends this compaction's lease, whatever the
+     * outcome.
      */
     CompactionResult commit(List<ScanTask> tasks, List<DataFile> outputs);
+
+    /**
+     * Gives up rewritten groups that will not be committed: deletes {@code outputs} (best effort)
+     * and ends this compaction's lease.
+     */
+    void abort(List<DataFile> outputs);
+
+    /**
+     * Takes this compaction's writer lease now if it holds none (renews it if due), and returns it.
+     * {@link #rewrite} does this itself. An engine that rewrites groups in other processes calls it
+     * where it plans, before any rewrite, and gives the lease to the compaction of each rewriting
+     * and committing process with {@link #shareLease}; it ends the lease itself ({@link
+     * WriterLeases#release}) if the commit never runs.
+     */
+    WriterLease lease();
+
+    /**
+     * Holds {@code lease}, taken by {@link #lease()} of another compaction of this table, instead
+     * of one of its own: {@link #rewrite} renews it (same writer id and time), {@link #commit} and
+     * {@link #abort} end it.
+     */
+    Compaction shareLease(WriterLease lease);
 }

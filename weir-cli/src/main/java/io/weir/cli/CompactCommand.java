@@ -109,13 +109,20 @@ public final class CompactCommand implements Callable<Integer> {
                 table.location(),
                 tasks.get(0).snapshotId(),
                 scope());
+        // rewrite takes the compaction's writer lease, commit and abort end it.
         Compaction compaction = t.newCompaction();
         List<DataFile> outputs = new ArrayList<>();
         long done = 0;
         for (int i = 0; i < tasks.size(); i++) {
             ScanTask task = tasks.get(i);
             long groupStart = System.nanoTime();
-            List<DataFile> written = compaction.rewrite(task);
+            List<DataFile> written;
+            try {
+                written = compaction.rewrite(task);
+            } catch (RuntimeException e) {
+                compaction.abort(outputs);
+                throw e;
+            }
             outputs.addAll(written);
             done += bytes(task);
             out.printf(

@@ -11,6 +11,7 @@ import io.weir.ScanTask;
 import io.weir.Snapshot;
 import io.weir.Table;
 import io.weir.TableMetadata;
+import io.weir.WriterLease;
 import io.weir.base.BaseFileInfo;
 import io.weir.base.BaseFileWriteOptions;
 import io.weir.base.BaseFileWriter;
@@ -52,10 +53,12 @@ public final class CompactionImpl implements Compaction {
     private int minLogFiles;
     private final long maxLogBytes;
     private Predicate<FileGroupId> groups = g -> true;
+    private final CompactionLease lease;
 
     public CompactionImpl(Table table, CommitLog log) {
         this.table = table;
         this.log = log;
+        this.lease = new CompactionLease(table.writerLeases(), log.clock());
         this.minLogFiles = table.options().compactionMaxLogFiles();
         this.maxLogBytes = table.options().compactionMaxLogBytes();
     }
@@ -173,10 +176,30 @@ public final class CompactionImpl implements Compaction {
                 written.addAll(rewrite(task));
             }
         } catch (RuntimeException e) {
-            deleteQuietly(written);
+            abort(written);
             throw e;
         }
         return commit(tasks, written);
+    }
+
+    @Override
+    public WriterLease lease() {
+        return lease.hold();
+    }
+
+    @Override
+    public Compaction shareLease(WriterLease shared) {
+        lease.share(shared);
+        return this;
+    }
+
+    @Override
+    public void abort(List<DataFile> outputs) {
+        try {
+            deleteQuietly(outputs);
+        } finally {
+            lease.release();
+        }
     }
 
     @Override
@@ -196,6 +219,7 @@ public final class CompactionImpl implements Compaction {
                 records += f.recordCount();
             }
             request.add(outputs);
+            lease.renewIfDue();
             long commitId = log.commit(request.build()).commit().id();
             return new CompactionResult(commitId, tasks.size(), removed, outputs.size(), records);
         } catch (CommitStateUnknownException e) {
@@ -203,6 +227,9 @@ public final class CompactionImpl implements Compaction {
         } catch (RuntimeException e) {
             deleteUnlessLive(outputs);
             throw e;
+        } finally {
+            // Committed or not, the outputs are no longer in flight: referenced, or orphans.
+            lease.release();
         }
     }
 
@@ -243,6 +270,8 @@ public final class CompactionImpl implements Compaction {
                     f.schemaId(),
                     metadata.schemaId());
         }
+        // Before the first output file: orphan removal keeps the outputs until the commit.
+        lease.hold();
         long sequence = task.files().stream().mapToLong(DataFile::sequence).max().orElse(0);
         // The newest runs of a group (incremental compaction) keep their retractions, which still
         // hide older rows: in a log file next to the base files, with the same sequence; with
@@ -289,6 +318,7 @@ public final class CompactionImpl implements Compaction {
                     continue;
                 }
                 if (writer == null) {
+                    lease.renewIfDue();
                     relative = DataFilePaths.newBaseFile(dir);
                     writer =
                             new BaseFileWriter(

@@ -5,6 +5,7 @@ import io.weir.DataFile;
 import io.weir.ScanTask;
 import io.weir.Table;
 import io.weir.Tables;
+import io.weir.WriterLease;
 import io.weir.io.FileIO;
 
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -30,13 +31,21 @@ final class CompactionCommitter extends AbstractStreamOperator<Void>
     private final SerializableSupplier<FileIO> io;
     private final String location;
     private final int expectedGroups;
+    private final String leaseId;
+    private final long leaseSince;
     private transient List<ScanTask> inputs;
     private transient List<DataFile> outputs;
 
-    CompactionCommitter(SerializableSupplier<FileIO> io, String location, int expectedGroups) {
+    CompactionCommitter(
+            SerializableSupplier<FileIO> io,
+            String location,
+            int expectedGroups,
+            WriterLease lease) {
         this.io = io;
         this.location = location;
         this.expectedGroups = expectedGroups;
+        this.leaseId = lease.writerId();
+        this.leaseSince = lease.oldestFileMillis();
     }
 
     @Override
@@ -70,7 +79,11 @@ final class CompactionCommitter extends AbstractStreamOperator<Void>
             LOG.info("The compaction of table {} was committed by an earlier attempt", location);
             return;
         }
-        CompactionResult result = table.newCompaction().commit(inputs, outputs);
+        // The commit ends the job's writer lease (the planner also ends it when the job ends).
+        CompactionResult result =
+                table.newCompaction()
+                        .shareLease(new WriterLease(leaseId, leaseSince, 0))
+                        .commit(inputs, outputs);
         LOG.info(
                 "Compacted {} file groups of table {}: {} files replaced by {}, commit {}",
                 result.fileGroups(),

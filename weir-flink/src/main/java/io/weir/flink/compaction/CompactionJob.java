@@ -5,6 +5,7 @@ import io.weir.ScanTask;
 import io.weir.Snapshot;
 import io.weir.Table;
 import io.weir.Tables;
+import io.weir.WriterLease;
 import io.weir.exceptions.ValidationException;
 import io.weir.flink.FileIOLoader;
 import io.weir.io.FileIO;
@@ -33,7 +34,9 @@ import java.util.Objects;
  * tasks (one group per record, spread round-robin) and one committer task commits them all as ONE
  * compaction commit at end of input (batch execution). Ingestion may go on meanwhile: the commit
  * never conflicts with appends. If another compaction replaced some of the same files first, the
- * commit fails with a conflict and deletes this job's files; nothing else changes.
+ * commit fails with a conflict and deletes this job's files; nothing else changes. The client takes
+ * a writer lease before the job starts, which every task shares: orphan removal keeps the job's
+ * outputs until the commit has landed or failed (docs/table-services.md, "Writer leases").
  */
 public final class CompactionJob {
     private CompactionJob() {}
@@ -142,8 +145,7 @@ public final class CompactionJob {
         out.printf(
                 "Compacting %d file groups (%d files, %d bytes) of table %s at commit %d%n",
                 tasks.size(), files, bytes, options.location(), tasks.get(0).snapshotId());
-        build(env, options, tasks);
-        env.execute("Weir compaction of " + options.location());
+        execute(env, options, tasks, "Weir compaction of " + options.location());
         table.refresh();
         Snapshot after = table.currentSnapshot();
         out.printf(
@@ -166,9 +168,37 @@ public final class CompactionJob {
         return compaction.plan();
     }
 
-    /** Adds the rewrite and commit of {@code tasks} to {@code env} (batch execution). */
-    public static void build(
-            StreamExecutionEnvironment env, Options options, List<ScanTask> tasks) {
+    /**
+     * Takes the compaction's writer lease, runs the rewrite and commit of {@code tasks} in {@code
+     * env} as the job {@code jobName}, and ends the lease when the job has ended (its commit ends
+     * it already, unless the job failed before).
+     */
+    public static void execute(
+            StreamExecutionEnvironment env, Options options, List<ScanTask> tasks, String jobName)
+            throws Exception {
+        Table table = Tables.load(options.io().get(), options.location());
+        WriterLease lease = table.newCompaction().lease();
+        try {
+            build(env, options, tasks, lease);
+            env.execute(jobName);
+        } finally {
+            try {
+                table.writerLeases().release(lease.writerId());
+            } catch (RuntimeException e) {
+                // it ends by itself (Compaction.LEASE_TTL)
+            }
+        }
+    }
+
+    /**
+     * Adds the rewrite and commit of {@code tasks} to {@code env} (batch execution), under {@code
+     * lease} (from {@link io.weir.Compaction#lease()}).
+     */
+    static void build(
+            StreamExecutionEnvironment env,
+            Options options,
+            List<ScanTask> tasks,
+            WriterLease lease) {
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
         TypeInformation<byte[]> bytes = PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO;
         List<byte[]> planned =
@@ -181,14 +211,15 @@ public final class CompactionJob {
                 .name("Weir compaction plan")
                 .setParallelism(1)
                 .rebalance()
-                .map(new GroupRewriter(options.io(), options.location()), bytes)
+                .map(new GroupRewriter(options.io(), options.location(), lease), bytes)
                 .name("Weir compaction rewrite")
                 .setParallelism(Math.max(1, parallelism))
                 .global()
                 .transform(
                         "Weir compaction commit",
                         Types.VOID,
-                        new CompactionCommitter(options.io(), options.location(), tasks.size()))
+                        new CompactionCommitter(
+                                options.io(), options.location(), tasks.size(), lease))
                 .setParallelism(1)
                 .setMaxParallelism(1);
     }

@@ -23,8 +23,9 @@ import java.util.function.BooleanSupplier;
  * what the budget allows, rewrite them on {@code threads} threads, and commit them as ONE
  * compaction commit. Nothing the round writes is visible before that commit; if anything fails (or
  * the round is abandoned) its outputs are deleted, or, if the process dies, stay as orphans for
- * {@code removeOrphanFiles}. The inputs stay live until the commit replaces them, so a failed round
- * loses nothing.
+ * {@code removeOrphanFiles}. The compaction's writer lease keeps orphan removal off them until the
+ * commit has landed or failed. The inputs stay live until the commit replaces them, so a failed
+ * round loses nothing.
  */
 final class CompactionRound {
     private final Table table;
@@ -66,7 +67,7 @@ final class CompactionRound {
             rewriteAll(compaction, tasks, outputs);
             checkNotAbandoned();
         } catch (InterruptedException | RuntimeException e) {
-            deleteQuietly(table.io(), table.location(), outputs);
+            compaction.abort(outputs); // deletes them and ends the round's writer lease
             throw e;
         }
         CompactionResult result = compaction.commit(tasks, outputs);

@@ -87,8 +87,8 @@ public final class CompactProcedure implements Procedure {
         if (tasks.isEmpty()) {
             return new Row[] {Row.of(0, 0L, 0L, null)};
         }
-        CompactionJob.build(context.getExecutionEnvironment(), options, tasks);
-        context.getExecutionEnvironment().execute("Weir compaction of " + table);
+        CompactionJob.execute(
+                context.getExecutionEnvironment(), options, tasks, "Weir compaction of " + table);
         loaded.refresh();
         return new Row[] {
             Row.of(

@@ -111,7 +111,7 @@ class CompactionJobTest {
         return out.toString(StandardCharsets.UTF_8);
     }
 
-    private static List<List<Object>> rows(TestTable t) {
+    static List<List<Object>> rows(TestTable t) {
         Table table = Tables.load(t.location);
         List<List<Object>> rows = TestTable.rows(table.newScan().rows(), table.schema().rowType());
         rows.sort((a, b) -> a.toString().compareTo(b.toString()));

@@ -1,7 +1,10 @@
 package io.weir.flink.sink;
 
+import io.weir.CommitKind;
+import io.weir.DataFile;
 import io.weir.Table;
 import io.weir.Tables;
+import io.weir.flink.compaction.CleanBeforeCompactionCommitIO;
 
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.lib.NumberSequenceSource;
@@ -17,6 +20,7 @@ import org.junit.jupiter.api.TestReporter;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.File;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -114,5 +118,62 @@ class CleanDuringIngestionTest {
         Table done = Tables.load(table.location());
         done.removeOrphanFiles().olderThan(System.currentTimeMillis() + 3_600_000).execute();
         assertThat(SinkTestTables.read(table.location())).isEqualTo(Changes.keyedModel(ROWS, KEYS));
+    }
+
+    /**
+     * Issue 25: the in-job compaction rounds hold a writer lease until their commit has landed. An
+     * orphan removal that counts every unreferenced file as old runs right before each compaction
+     * commit file is written (after the commit checked its files): the leases keep the outputs, and
+     * the table equals the model with every committed file present. Without the lease the removal
+     * deletes the outputs and the commit publishes missing files.
+     */
+    @Test
+    void inJobCompactionKeepsItsOutputsFromACleanUntilItsCommit() throws Exception {
+        Table table =
+                Tables.create(
+                        dir.toString(),
+                        SinkTestTables.keyedSchema(),
+                        Map.of(
+                                "bucket", "2",
+                                "write-buffer-size", "4mb",
+                                "compaction.max-log-files", "3"));
+        String location = table.location();
+        WeirSink sink =
+                WeirSink.builder()
+                        .location(location)
+                        .fileIO(() -> new CleanBeforeCompactionCommitIO(location))
+                        .build();
+        Configuration conf = new Configuration();
+        conf.set(PipelineOptions.GENERIC_TYPES, false);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.enableCheckpointing(100);
+        env.fromSource(
+                        new NumberSequenceSource(0, ROWS - 1),
+                        WatermarkStrategy.noWatermarks(),
+                        "changes")
+                .setParallelism(1)
+                .map(new Changes.Generator(true, KEYS, 3), sink.inputType())
+                .setParallelism(1)
+                .sinkTo(sink)
+                .setParallelism(2);
+        env.execute("clean before in-job compaction commits");
+
+        Table done = Tables.load(location);
+        long compactions = 0;
+        for (long id = done.earliestRetainedCommit() + 1; id <= done.currentSnapshot().id(); id++) {
+            if (done.commit(id).kind() == CommitKind.COMPACT) {
+                compactions++;
+            }
+        }
+        assertThat(compactions).as("compaction commits").isPositive();
+        // A compaction commit that lost the race for its id to an ingest commit is written again.
+        assertThat(CleanBeforeCompactionCommitIO.cleans(location))
+                .isGreaterThanOrEqualTo(compactions);
+        assertThat(CleanBeforeCompactionCommitIO.kept(location)).isPositive();
+        for (DataFile f : done.currentSnapshot().files()) {
+            assertThat(new File(location, f.path())).as(f.path()).exists();
+        }
+        assertThat(SinkTestTables.read(location)).isEqualTo(Changes.keyedModel(ROWS, KEYS));
     }
 }
