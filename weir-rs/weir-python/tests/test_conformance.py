@@ -21,6 +21,8 @@ TABLES = [
     "engine_aggregation",
     "schema_evolved",
     "schema_evolved_append",
+    "keyed_incremental_log",
+    "keyed_incremental_parquet",
 ]
 
 

@@ -7,6 +7,8 @@ import io.weir.ExpireSnapshotsResult;
 import io.weir.RemoveOrphanFiles;
 import io.weir.RemoveOrphanFilesResult;
 import io.weir.Table;
+import io.weir.WriterLease;
+import io.weir.WriterLeases;
 import io.weir.options.ConfigOption;
 import io.weir.partition.TimePartitioning;
 
@@ -19,6 +21,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -137,6 +140,18 @@ public final class CleanCommand implements Callable<Integer> {
                     "Orphans: kept %d unreferenced files of writes not committed yet (a live writer"
                             + " lease covers them)%n",
                     removed.inFlightFiles());
+            // Which writers: a killed writer's lease keeps files until it ends (docs/cli.md).
+            for (WriterLease lease : t.writerLeases().list()) {
+                if (lease.isLive(now)) {
+                    out.printf(
+                            "  writer lease %s: files since %s, ends %s unless renewed%n",
+                            lease.writerId(),
+                            Instant.ofEpochMilli(
+                                    lease.oldestFileMillis()
+                                            - WriterLeases.CLOCK_ALLOWANCE.toMillis()),
+                            Instant.ofEpochMilli(lease.expiresMillis()));
+                }
+            }
         }
         if (dryRun) {
             out.println("Dry run: nothing was changed");

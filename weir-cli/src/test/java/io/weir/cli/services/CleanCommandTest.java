@@ -150,6 +150,37 @@ class CleanCommandTest {
         assertThat(older.out()).contains("Partitions: dropped 3 (").contains("in commit 3");
     }
 
+    /**
+     * A compaction killed before its commit leaves its writer lease until it ends: clean keeps the
+     * files it covers and names the lease and when it ends (docs/cli.md).
+     */
+    @Test
+    void namesTheWriterLeaseThatKeepsFiles() throws IOException {
+        ServiceTable t = new ServiceTable(dir, 3);
+        t.commit(50);
+        long since = System.currentTimeMillis() - Duration.ofHours(2).toMillis();
+        var lease = t.table.writerLeases().hold("compaction-killed", since, Duration.ofHours(1));
+        Path bucket = Path.of(t.location, "dt=2024-01-01", "bucket-0");
+        Path output = orphan(bucket.resolve("base-uncommitted.parquet"), Duration.ofHours(1));
+
+        Cli cli = Cli.run("clean", "--table", t.location, "--orphans-older-than", "1 min");
+        assertThat(cli.exit()).as(cli.err()).isZero();
+        assertThat(cli.out())
+                .contains("Orphans: kept 1 unreferenced files of writes not committed yet")
+                .contains(
+                        "  writer lease compaction-killed: files since "
+                                + Instant.ofEpochMilli(since - 60_000)
+                                + ", ends "
+                                + Instant.ofEpochMilli(lease.expiresMillis())
+                                + " unless renewed");
+        assertThat(output).exists();
+
+        // Once released (or ended), the file is an orphan like any other.
+        t.table.writerLeases().release("compaction-killed");
+        Cli after = Cli.run("clean", "--table", t.location, "--orphans-older-than", "1 min");
+        assertThat(deleted(after.out())).containsExactly(output.toString());
+    }
+
     @Test
     void rejectsABadDuration() {
         ServiceTable t = new ServiceTable(dir, 4);

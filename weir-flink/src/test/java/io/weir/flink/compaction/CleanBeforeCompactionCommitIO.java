@@ -1,6 +1,7 @@
 package io.weir.flink.compaction;
 
 import io.weir.RemoveOrphanFilesResult;
+import io.weir.Table;
 import io.weir.Tables;
 import io.weir.io.LocalFileIO;
 import io.weir.testing.ForwardingFileIO;
@@ -21,6 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class CleanBeforeCompactionCommitIO extends ForwardingFileIO {
     private static final Map<String, AtomicLong> CLEANS = new ConcurrentHashMap<>();
     private static final Map<String, AtomicLong> KEPT = new ConcurrentHashMap<>();
+    private static final Map<String, AtomicLong> LEASED = new ConcurrentHashMap<>();
 
     private final String location;
 
@@ -38,13 +40,23 @@ public final class CleanBeforeCompactionCommitIO extends ForwardingFileIO {
         return KEPT.getOrDefault(location, new AtomicLong()).get();
     }
 
+    /** Of those removals, the ones that found a live compaction lease ({@code compaction-*}). */
+    public static long leased(String location) {
+        return LEASED.getOrDefault(location, new AtomicLong()).get();
+    }
+
     @Override
     public boolean writeIfAbsent(String path, byte[] content) throws IOException {
         if (path.contains("/_weir/commits/")
                 && new String(content, StandardCharsets.UTF_8).contains("\"kind\" : \"COMPACT\"")) {
+            Table table = Tables.load(new LocalFileIO(), location);
+            long now = System.currentTimeMillis();
+            if (table.writerLeases().list().stream()
+                    .anyMatch(l -> l.writerId().startsWith("compaction-") && l.isLive(now))) {
+                LEASED.computeIfAbsent(location, k -> new AtomicLong()).incrementAndGet();
+            }
             RemoveOrphanFilesResult result =
-                    Tables.load(new LocalFileIO(), location)
-                            .removeOrphanFiles()
+                    table.removeOrphanFiles()
                             .olderThan(System.currentTimeMillis() + 3_600_000)
                             .execute();
             CLEANS.computeIfAbsent(location, k -> new AtomicLong()).incrementAndGet();

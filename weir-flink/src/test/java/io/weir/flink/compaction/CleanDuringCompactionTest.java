@@ -74,6 +74,7 @@ class CleanDuringCompactionTest {
 
         assertThat(groups).isGreaterThan(1);
         assertThat(CleanBeforeCompactionCommitIO.cleans(location)).isEqualTo(1);
+        assertThat(CleanBeforeCompactionCommitIO.leased(location)).isEqualTo(1);
         assertThat(CleanBeforeCompactionCommitIO.kept(location))
                 .as("outputs the lease kept")
                 .isPositive();
