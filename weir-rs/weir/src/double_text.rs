@@ -189,7 +189,7 @@ mod tests {
     fn matches_jdk25() {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../../weir-core/src/test/resources/io/weir/read/double-texts.txt"
+            "/../../weir-core/src/test/resources/io/weir/data/double-texts.txt"
         );
         let text = std::fs::read_to_string(path).unwrap();
         let mut bad = Vec::new();

@@ -15,10 +15,10 @@ import java.util.Set;
  *
  * <pre>
  * /usr/lib/jvm/temurin-25-jdk-amd64/bin/java weir-core/src/test/oracle/DoubleTextsOracle.java \
- *     weir-core/src/test/resources/io/weir/read/double-texts.txt
+ *     weir-core/src/test/resources/io/weir/data/double-texts.txt
  * </pre>
  *
- * The file is read by io.weir.read.DoubleTextsTest (weir-core) and by weir-rs's text tests.
+ * The file is read by io.weir.data.DoubleTextsTest (weir-core) and by weir-rs's text tests.
  */
 public class DoubleTextsOracle {
     public static void main(String[] args) throws IOException {

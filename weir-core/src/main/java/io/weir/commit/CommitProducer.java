@@ -5,6 +5,7 @@ import io.weir.CommitKind;
 import io.weir.DataFile;
 import io.weir.FileGroupId;
 import io.weir.FileKind;
+import io.weir.Partition;
 import io.weir.TableMetadata;
 import io.weir.exceptions.CommitConflictException;
 import io.weir.exceptions.CommitStateUnknownException;
@@ -225,17 +226,24 @@ final class CommitProducer {
             }
             removed.add(path);
         }
+        // One partition per FLOAT/DOUBLE value, whatever text a writer's JDK gave it.
+        PartitionIdentity partitions = PartitionIdentity.of(log.metadata().schema(), base);
         if (request.overwriteAll()) {
             base.files().forEach(f -> removed.add(f.path()));
         } else if (!request.overwritePartitions().isEmpty()) {
-            base.files(request.overwritePartitions()).forEach(f -> removed.add(f.path()));
+            Set<Partition> overwritten =
+                    partitions == null
+                            ? request.overwritePartitions()
+                            : partitions.adoptAll(request.overwritePartitions());
+            base.files(overwritten).forEach(f -> removed.add(f.path()));
         }
         long sequence = base.lastSequence();
         // Base files without a sequence (a bulk write's) get one new sequence per file group:
         // together they are one sorted run of the group, newer than every file before.
         Map<FileGroupId, Long> baseSequences = new HashMap<>();
         List<DataFile> added = new ArrayList<>(request.added().size());
-        for (DataFile f : request.added()) {
+        for (DataFile f :
+                partitions == null ? request.added() : partitions.adoptAll(request.added())) {
             ValidationException.check(
                     !base.isLive(f.path()),
                     "Cannot commit %s to table %s: file %s is live already (as of commit %d)",

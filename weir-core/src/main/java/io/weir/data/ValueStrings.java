@@ -10,9 +10,11 @@ import java.util.Base64;
 /**
  * The canonical text of a field value, as stored in metadata (partition values, key ranges, column
  * statistics) so that metadata files need no schema to be parsed. Values are the Java objects of
- * {@link BinaryRow#get}. Texts: booleans and numbers as Java prints them, DECIMAL as a plain
- * string, strings as themselves, binaries in base64, DATE as {@code yyyy-MM-dd}, TIME as ISO local
- * time, TIMESTAMP as epoch millis and nanos {@code <millis>.<nanoOfMilli>}.
+ * {@link BinaryRow#get}. Texts: booleans and integers as Java prints them, FLOAT and DOUBLE as the
+ * shortest decimal that reads back ({@link DoubleTexts}: JDK 19+'s {@code Float.toString} / {@code
+ * Double.toString} on every JDK), DECIMAL as a plain string, strings as themselves, binaries in
+ * base64, DATE as {@code yyyy-MM-dd}, TIME as ISO local time, TIMESTAMP as epoch millis and nanos
+ * {@code <millis>.<nanoOfMilli>}.
  */
 public final class ValueStrings {
     private ValueStrings() {}
@@ -22,6 +24,9 @@ public final class ValueStrings {
             return null;
         }
         return switch (type.root()) {
+                // The shortest decimal that reads back (§2.3), the same on every JDK.
+            case FLOAT -> DoubleTexts.ofFloat((Float) value);
+            case DOUBLE -> DoubleTexts.of((Double) value);
             case DECIMAL -> ((BigDecimal) value).toPlainString();
             case BINARY, VARBINARY -> Base64.getEncoder().encodeToString((byte[]) value);
             case DATE -> LocalDate.ofEpochDay(((Number) value).intValue()).toString();

@@ -3,6 +3,7 @@ package io.weir.read;
 import io.weir.ColumnStats;
 import io.weir.data.BinaryRow;
 import io.weir.data.BinaryRowWriter;
+import io.weir.data.DoubleTexts;
 import io.weir.data.RowReader;
 import io.weir.data.Timestamp;
 import io.weir.exceptions.ValidationException;

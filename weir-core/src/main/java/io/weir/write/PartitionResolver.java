@@ -77,7 +77,14 @@ public final class PartitionResolver {
         int id = partitions.size();
         List<String> values = new ArrayList<>(positions.length);
         for (int i = 0; i < positions.length; i++) {
-            values.add(ValueStrings.toText(row.get(positions[i], types.get(i)), types.get(i)));
+            Object value = row.get(positions[i], types.get(i));
+            // -0.0 and 0.0 are one partition (the key order makes them equal): text 0.0.
+            if (value instanceof Double d && d == 0) {
+                value = 0.0;
+            } else if (value instanceof Float f && f == 0) {
+                value = 0.0f;
+            }
+            values.add(ValueStrings.toText(value, types.get(i)));
         }
         partitions.add(new Partition(values));
         representatives.add(row.copy());

@@ -1,4 +1,7 @@
-package io.weir.read;
+package io.weir.data;
+
+import io.weir.types.DataType;
+import io.weir.types.DataTypes;
 
 import org.junit.jupiter.api.Test;
 
@@ -64,6 +67,75 @@ class DoubleTextsTest {
             // test checks what Double.toString of this JDK would get wrong.
             assertThat(differsOnThisJdk).isGreaterThan(500);
         }
+    }
+
+    /**
+     * FLOAT texts of metadata (§2.3) against a JDK 25's {@code Float.toString} (float-texts.txt,
+     * written by src/test/oracle/FloatTextsOracle.java): 35 000 floats, subnormals, powers of two
+     * and ten with their neighbours, random bit patterns. JDK 17 writes other digits for about 3
+     * 400 of them.
+     */
+    @Test
+    void shortestFloatDecimalsAsJdk19AndLaterWriteThem() throws IOException {
+        List<String> wrong = new ArrayList<>();
+        int count = 0;
+        int differsOnThisJdk = 0;
+        try (BufferedReader in =
+                new BufferedReader(
+                        new InputStreamReader(
+                                Objects.requireNonNull(
+                                        DoubleTextsTest.class.getResourceAsStream(
+                                                "float-texts.txt")),
+                                StandardCharsets.UTF_8))) {
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                float v = Float.intBitsToFloat(Integer.parseUnsignedInt(line.substring(0, 8), 16));
+                String expected = line.substring(9);
+                if (!DoubleTexts.shortestFloat(v).equals(expected)) {
+                    wrong.add(line + " got " + DoubleTexts.shortestFloat(v));
+                }
+                if (count++ % 50 == 0) {
+                    assertThat(DoubleTexts.ofFloat(v)).isEqualTo(expected);
+                }
+                if (!Float.toString(v).equals(expected)) {
+                    differsOnThisJdk++;
+                }
+            }
+        }
+        assertThat(count).isGreaterThan(30_000);
+        assertThat(wrong).isEmpty();
+        if (Runtime.version().feature() < 19) {
+            assertThat(differsOnThisJdk).isGreaterThan(1_000);
+        }
+    }
+
+    /**
+     * The canonical texts of FLOAT and DOUBLE values in metadata (§2.3), as {@link ValueStrings}
+     * writes them on any JDK, for values where JDK 17's own texts differ or that are special.
+     */
+    @Test
+    void canonicalMetadataTextsOfTrickyValues() {
+        DataType d = DataTypes.DOUBLE();
+        DataType f = DataTypes.FLOAT();
+        assertThat(ValueStrings.toText(1.0E23, d))
+                .isEqualTo("1.0E23"); // JDK 17: 9.999999999999999E22
+        assertThat(ValueStrings.toText(2.0E-3, d)).isEqualTo("0.002");
+        assertThat(ValueStrings.toText(4.9E-324, d)).isEqualTo("4.9E-324");
+        assertThat(ValueStrings.toText(-0.0, d)).isEqualTo("-0.0");
+        assertThat(ValueStrings.toText(Double.NaN, d)).isEqualTo("NaN");
+        assertThat(ValueStrings.toText(Double.POSITIVE_INFINITY, d)).isEqualTo("Infinity");
+        assertThat(ValueStrings.toText(Double.NEGATIVE_INFINITY, d)).isEqualTo("-Infinity");
+        assertThat(ValueStrings.toText(1.0E7, d)).isEqualTo("1.0E7");
+        assertThat(ValueStrings.toText(1.1f, f)).isEqualTo("1.1");
+        assertThat(ValueStrings.toText(2.82879384806159E17f, f))
+                .isEqualTo("2.8287938E17"); // JDK 17: 2.82879379E17
+        assertThat(ValueStrings.toText(Float.MIN_VALUE, f)).isEqualTo("1.4E-45");
+        assertThat(ValueStrings.toText(-0.0f, f)).isEqualTo("-0.0");
+        assertThat(ValueStrings.toText(Float.NaN, f)).isEqualTo("NaN");
+        assertThat(ValueStrings.toText(2.0E-3f, f)).isEqualTo("0.002");
+        // Every text reads back to its value, as do the texts JDK 17 wrote into older tables.
+        assertThat(ValueStrings.fromText("9.999999999999999E22", d)).isEqualTo(1.0E23);
+        assertThat(ValueStrings.fromText("2.82879379E17", f)).isEqualTo(2.82879384806159E17f);
+        assertThat(ValueStrings.fromText("-0.0", d)).isEqualTo(-0.0);
     }
 
     @Test

@@ -1,18 +1,20 @@
-package io.weir.read;
+package io.weir.data;
 
 import java.math.BigInteger;
 
 /**
- * The text of a DOUBLE converted to STRING by schema evolution (docs/format.md §6.9): the shortest
- * decimal that rounds back to the value, as the {@code Double.toString} of JDK 19 and later writes
- * it. JDK 17 (Weir's target) writes other digits for some values, so on JDKs before 19 the decimal
- * is chosen here by exact integer arithmetic, following the rule of §6.9 literally: for each
- * length, the two candidates next to the value, kept if they lie in its rounding interval.
+ * The texts of FLOAT and DOUBLE values (docs/format.md §2.3 and §6.9): the shortest decimal that
+ * rounds back to the value, as the {@code Double.toString} and {@code Float.toString} of JDK 19 and
+ * later write them. JDK 17 (Weir's target) writes other digits for some values, so on JDKs before
+ * 19 the decimal is chosen here by exact integer arithmetic, following the rule of §6.9 literally:
+ * for each length, the two candidates next to the value, kept if they lie in its rounding interval
+ * (a double's, or a float's for {@link #ofFloat}).
  *
- * <p>This is the read path of files written before a column became STRING, not the write path. On
- * JDK 17 a value whose JDK text has at most 15 digits costs about two Double.toString (0.4 µs CPU
- * measured); others a few small BigInteger operations (3 µs for typical values, 7 µs for random bit
- * patterns); on JDK 19+ nothing extra.
+ * <p>Used where a value converted to STRING is read (files written before a column became STRING)
+ * and for the canonical texts of metadata (statistics, key ranges, partition values), once per
+ * value written there, never per row. On JDK 17 a double whose JDK text has at most 15 digits costs
+ * about two Double.toString (0.4 µs CPU measured); others a few small BigInteger operations (3 µs
+ * for typical values, 7 µs for random bit patterns); on JDK 19+ nothing extra.
  */
 public final class DoubleTexts {
     private static final boolean JDK_IS_SHORTEST = Runtime.version().feature() >= 19;
@@ -25,6 +27,28 @@ public final class DoubleTexts {
     /** The text of {@code v} (docs/format.md §6.9). */
     public static String of(double v) {
         return JDK_IS_SHORTEST ? Double.toString(v) : shortest(v);
+    }
+
+    /**
+     * The canonical text of a FLOAT {@code v} (docs/format.md §2.3): the shortest decimal that
+     * rounds back to the float, as {@code Float.toString} of JDK 19+ writes it. (A FLOAT converted
+     * to STRING is instead the text of the DOUBLE it widens to, §6.9: {@code of((double) v)}.)
+     */
+    public static String ofFloat(float v) {
+        return JDK_IS_SHORTEST ? Float.toString(v) : shortestFloat(v);
+    }
+
+    /** The text of a float computed without the JDK's {@code Float.toString} digits. */
+    static String shortestFloat(float v) {
+        if (!Float.isFinite(v) || v == 0) {
+            return Float.toString(v); // NaN, Infinity, -Infinity, 0.0, -0.0 on every JDK
+        }
+        StringBuilder out = new StringBuilder(16);
+        if (v < 0) {
+            out.append('-');
+            v = -v;
+        }
+        return shortest(out, new Interval(v)).toString();
     }
 
     /** The text of {@code v} computed without the JDK's {@code Double.toString} digits. */
@@ -40,7 +64,11 @@ public final class DoubleTexts {
         if (v >= Double.MIN_NORMAL && fromJdkText(out, v)) {
             return out.toString();
         }
-        Interval r = new Interval(v);
+        return shortest(out, new Interval(v)).toString();
+    }
+
+    /** Appends the decimal §6.9 chooses in a positive value's rounding interval. */
+    private static StringBuilder shortest(StringBuilder out, Interval r) {
         // The least length with a decimal in the interval (such decimals exist at every greater
         // length too, so the search halves).
         int low = 1;
@@ -55,7 +83,7 @@ public final class DoubleTexts {
         }
         // Where one digit suffices, §6.9 takes the closest decimal of length 1 or 2.
         r.nearest(Math.max(low, 2));
-        return layout(out, r.significand, r.exponent).toString();
+        return layout(out, r.significand, r.exponent);
     }
 
     /**
@@ -124,12 +152,26 @@ public final class DoubleTexts {
 
         int exponent;
 
+        /** The interval of a positive finite double. */
         Interval(double v) {
-            long bits = Double.doubleToRawLongBits(v);
-            int biased = (int) (bits >>> 52);
-            long fraction = bits & ((1L << 52) - 1);
-            long m = biased == 0 ? fraction : fraction | (1L << 52);
-            q = (biased == 0 ? 1 : biased) - 1075;
+            this(Double.doubleToRawLongBits(v), 52, 1075, v);
+        }
+
+        /** The interval of a positive finite float: its neighbours are floats. */
+        Interval(float v) {
+            this(Float.floatToRawIntBits(v), 23, 150, v);
+        }
+
+        /**
+         * @param bits the IEEE bits of a positive value
+         * @param fractionBits the width of the fraction field
+         * @param bias the exponent bias plus {@code fractionBits}
+         */
+        private Interval(long bits, int fractionBits, int bias, double v) {
+            int biased = (int) (bits >>> fractionBits);
+            long fraction = bits & ((1L << fractionBits) - 1);
+            long m = biased == 0 ? fraction : fraction | (1L << fractionBits);
+            q = (biased == 0 ? 1 : biased) - bias;
             value = 4 * m;
             low = fraction == 0 && biased > 1 ? value - 1 : value - 2;
             high = value + 2;
