@@ -23,6 +23,7 @@ TABLES = [
     "schema_evolved_append",
     "keyed_incremental_log",
     "keyed_incremental_parquet",
+    "keyed_float_partitions",
 ]
 
 

@@ -23,6 +23,7 @@ TABLES = [
     "keyed_expired",
     "keyed_incremental_log",
     "keyed_incremental_parquet",
+    "keyed_float_partitions",
 ]
 # The merge-engine tables too; the filters only on those without TIMESTAMP(9) columns, whose
 # value -2^63 ns (1677-09-21) pandas turns into NaT, which this model cannot compare.

@@ -59,7 +59,8 @@ impl Value {
             TypeRoot::TinyInt | TypeRoot::SmallInt | TypeRoot::Int | TypeRoot::BigInt => {
                 Value::Int(text.parse().map_err(|_| bad())?)
             }
-            // A FLOAT's text is Java's Float.toString: the float it reads back to, widened.
+            // A FLOAT's text reads back to the float (§2.3: the shortest, or an older writer's
+            // longer digits), widened.
             TypeRoot::Float => Value::Float(text.parse::<f32>().map_err(|_| bad())? as f64),
             TypeRoot::Double => Value::Float(text.parse().map_err(|_| bad())?),
             TypeRoot::Decimal => Value::Decimal(parse_decimal(text, t.scale).ok_or_else(bad)?),

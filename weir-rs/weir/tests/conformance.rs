@@ -317,6 +317,14 @@ fn keyed_incremental_parquet() {
     check("keyed_incremental_parquet");
 }
 
+/// Canonical FLOAT/DOUBLE texts (docs/format.md §2.3): a DOUBLE partition key with values whose
+/// JDK 17 texts differ (one partition named as JDK 17 did), FLOAT/DOUBLE statistics, filters that
+/// prune by both.
+#[test]
+fn keyed_float_partitions() {
+    check("keyed_float_partitions");
+}
+
 #[test]
 fn keyed_time_partitions() {
     check("keyed_time_partitions");

@@ -69,6 +69,16 @@ final class CorpusTable {
      * earlier keys or new ones, and one row in {@code deleteEvery} is a delete (or a -U).
      */
     void randomCommit(Random r, int count, int keySpace, int deleteEvery) {
+        randomCommit(r, count, keySpace, deleteEvery, files -> files);
+    }
+
+    /** As above, with the files changed by {@code beforeCommit} before they are committed. */
+    void randomCommit(
+            Random r,
+            int count,
+            int keySpace,
+            int deleteEvery,
+            java.util.function.UnaryOperator<List<DataFile>> beforeCommit) {
         int[] keyPositions = table.schema().primaryKeyPositions();
         try (TableWrite write = table.newWrite().create()) {
             for (int i = 0; i < count; i++) {
@@ -85,7 +95,8 @@ final class CorpusTable {
                         Object[] key = new Object[keyPositions.length];
                         for (int k = 0; k < keyPositions.length; k++) {
                             DataType kt = type.type(keyPositions[k]);
-                            key[k] = keyValue(kt, r);
+                            var override = overrides.get(type.field(keyPositions[k]).name());
+                            key[k] = override != null ? override.apply(r) : keyValue(kt, r);
                             values[keyPositions[k]] = key[k];
                         }
                         keys.add(key);
@@ -99,7 +110,7 @@ final class CorpusTable {
                 write.write(BinaryRowWriter.toRow(type, kind, values));
                 written.add(values);
             }
-            List<DataFile> files = write.prepareCommit();
+            List<DataFile> files = beforeCommit.apply(write.prepareCommit());
             table.newAppend().addFiles(files).commit();
         }
         table.refresh();
@@ -122,6 +133,35 @@ final class CorpusTable {
                             1_714_500_000_000L + r.nextInt(3) * 86_400_000L + r.nextInt(1000));
             default -> CorpusValues.random(kt, r);
         };
+    }
+
+    /**
+     * The files of a commit with the first partition key's texts renamed ({@code text -> other
+     * text}), as an older writer named them.
+     */
+    static List<DataFile> renamePartitions(List<DataFile> files, Map<String, String> texts) {
+        List<DataFile> out = new ArrayList<>();
+        for (DataFile f : files) {
+            List<String> values = new ArrayList<>(f.partition().values());
+            String text = texts.get(values.get(0));
+            if (text != null) {
+                values.set(0, text);
+            }
+            out.add(
+                    new DataFile(
+                            f.path(),
+                            f.kind(),
+                            new io.weir.Partition(values),
+                            f.bucket(),
+                            f.recordCount(),
+                            f.sizeInBytes(),
+                            f.sequence(),
+                            f.schemaId(),
+                            f.minKey(),
+                            f.maxKey(),
+                            f.columnStats()));
+        }
+        return out;
     }
 
     /** Puts a new schema version in force (docs/format.md §6.9); later rows are written with it. */
