@@ -1,5 +1,6 @@
 package io.weir.service;
 
+import io.weir.Compaction;
 import io.weir.DataFile;
 import io.weir.RemoveOrphanFilesResult;
 import io.weir.Table;
@@ -98,6 +99,21 @@ class OrphanFilesTest {
             assertThat(ModelTable.read(table, id)).isEqualTo(model.expected(id));
         }
         assertThat(table.removeOrphanFiles().execute().orphanFiles()).isEmpty();
+
+        // The compaction that died left its writer lease (docs/table-services.md, "Compaction's
+        // writer lease"): until it ends, 1 h after it was taken, it keeps unreferenced files
+        // newer than the compaction's start, whatever the cutoff.
+        assertThat(table.writerLeases().list())
+                .singleElement()
+                .satisfies(l -> assertThat(l.writerId()).startsWith("compaction-"));
+        assertThat(
+                        table.removeOrphanFiles()
+                                .olderThan(System.currentTimeMillis() + 60_000)
+                                .dryRun()
+                                .execute()
+                                .orphanFiles())
+                .isEmpty();
+        clock.advance(Compaction.LEASE_TTL.plusMinutes(1));
 
         // After an expiry, what remains referenced still covers every retained snapshot: with
         // every file old enough, only the young writer's files are orphans.
