@@ -117,8 +117,11 @@ public final class TableOptions {
                     .defaultValue(5)
                     .checking(v -> v >= 1, "must be at least 1")
                     .withDescription(
-                            "A file group is due for compaction when it has this many log files"
-                                    + " (or its logs hold compaction.max-log-bytes). Incremental"
+                            "A keyed file group is due for compaction when it has this many"
+                                    + " sorted runs after its base (each log file; the base files"
+                                    + " of one bulk insert or one incremental compaction count"
+                                    + " once), or its logs hold compaction.max-log-bytes; an"
+                                    + " append-only group, this many small files. Incremental"
                                     + " compaction leaves it with fewer sorted runs after its base.");
 
     public static final ConfigOption<Integer> COMPACTION_SIZE_RATIO =
