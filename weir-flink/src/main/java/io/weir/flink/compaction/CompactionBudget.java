@@ -10,9 +10,9 @@ import java.util.List;
 
 /**
  * How much one compaction round may do: at most {@code maxFileGroups} file groups and {@code
- * maxBytes} input bytes, the groups with the most sorted runs after their base first (they cost readers the most). A
- * round always takes at least one group, so a group larger than the byte budget still gets
- * compacted.
+ * maxBytes} input bytes, the groups with the most sorted runs after their base first (they cost
+ * readers the most). A round always takes at least one group, so a group larger than the byte
+ * budget still gets compacted.
  */
 public record CompactionBudget(int maxFileGroups, long maxBytes) {
     private static final Comparator<ScanTask> MOST_DUE_FIRST =
