@@ -14,8 +14,8 @@ public record ScanTask(long snapshotId, FileGroupId fileGroup, List<DataFile> fi
 
     /**
      * The files a reader merges over the group's base: every log file, and every base file newer
-     * than the oldest base (a bulk insert into a non-empty group). What makes a group due for
-     * compaction.
+     * than the oldest base (a bulk insert into a non-empty group, or an incremental compaction's
+     * output).
      */
     public List<DataFile> deltaFiles() {
         long base = Long.MAX_VALUE;
@@ -31,6 +31,28 @@ public record ScanTask(long snapshotId, FileGroupId fileGroup, List<DataFile> fi
             }
         }
         return deltas;
+    }
+
+    /**
+     * The sorted runs of {@link #deltaFiles()}: the files of one sequence and kind form one run (a
+     * log file; the base files of one bulk insert or of one incremental compaction, which hold
+     * disjoint keys). What makes a group due for compaction: a reader merges one source per run.
+     */
+    public int deltaRuns() {
+        List<DataFile> deltas = deltaFiles();
+        int runs = 0;
+        for (int i = 0; i < deltas.size(); i++) {
+            DataFile f = deltas.get(i);
+            boolean first = true;
+            for (int j = 0; j < i && first; j++) {
+                DataFile g = deltas.get(j);
+                first = g.sequence() != f.sequence() || g.kind() != f.kind();
+            }
+            if (first) {
+                runs++;
+            }
+        }
+        return runs;
     }
 
     public long recordCount() {

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
@@ -223,6 +224,43 @@ class BulkWriteTest {
                         List.of(2L, "a", "v2"),
                         List.of(5L, "a", "v5"),
                         List.of(9L, "a", "nine-2"));
+    }
+
+    @Test
+    void theBaseFilesOfOneBulkInsertCountAsOneSortedRun() {
+        Table table =
+                create(
+                        KEYED,
+                        Map.of(
+                                "bucket", "1",
+                                "compaction.max-log-files", "2",
+                                "target-file-size", "1 mb"));
+        Map<Long, String> model = new TreeMap<>();
+        for (int round = 0; round < 2; round++) {
+            try (BulkWrite write = bulkWrite(table, 64 << 20)) {
+                for (long id = 0; id < 40_000; id++) {
+                    String v = round + "-" + id + "-" + "x".repeat(60) + Long.toHexString(id * 31);
+                    write.write(BinaryRowWriter.toRow(TYPE, id, "a", v));
+                    model.put(id, v);
+                }
+                table.newAppend().addFiles(write.prepareCommit()).commit();
+            }
+            table.refresh();
+        }
+        ScanTask group = table.newScan().plan().get(0);
+        // The second insert is several files but one sorted run: the group is not due.
+        assertThat(group.deltaFiles()).hasSizeGreaterThan(1);
+        assertThat(group.deltaRuns()).isEqualTo(1);
+        assertThat(table.newCompaction().plan()).isEmpty();
+
+        commit(table, RowKind.INSERT, 7L, "a");
+        model.put(7L, "v7");
+        assertThat(table.newCompaction().plan()).hasSize(1);
+        assertThat(table.newCompaction().execute()).isNotNull();
+        List<List<Object>> expected = new ArrayList<>();
+        model.forEach((id, v) -> expected.add(List.of(id, "a", v)));
+        expected.sort(Comparator.comparing(Objects::toString));
+        assertThat(rows(table)).isEqualTo(expected);
     }
 
     private Table create(Schema schema, Map<String, String> options) {

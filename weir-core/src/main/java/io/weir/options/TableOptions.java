@@ -117,8 +117,11 @@ public final class TableOptions {
                     .defaultValue(5)
                     .checking(v -> v >= 1, "must be at least 1")
                     .withDescription(
-                            "A file group is due for compaction when it has this many log files"
-                                    + " (or its logs hold compaction.max-log-bytes). Incremental"
+                            "A keyed file group is due for compaction when it has this many"
+                                    + " sorted runs after its base (each log file; the base files"
+                                    + " of one bulk insert or one incremental compaction count"
+                                    + " once), or its logs hold compaction.max-log-bytes; an"
+                                    + " append-only group, this many small files. Incremental"
                                     + " compaction leaves it with fewer sorted runs after its base.");
 
     public static final ConfigOption<Integer> COMPACTION_SIZE_RATIO =
@@ -186,6 +189,31 @@ public final class TableOptions {
                             "In-job compaction: when this much time passed since the job's last"
                                     + " full round (or its start), the next round compacts every file"
                                     + " group that has a log file. Unset: never.");
+
+    public static final ConfigOption<Integer> COMPACTION_STALL_RUNS =
+            ConfigOption.key("compaction.stall-runs")
+                    .intType()
+                    .noDefaultValue()
+                    .checking(v -> v >= 2, "must be at least 2")
+                    .withDescription(
+                            "In-job compaction, back-pressure: a writer about to hand on a file"
+                                    + " for a keyed file group that already holds this many sorted"
+                                    + " runs after its base waits at the checkpoint until the job's"
+                                    + " compaction brings the group below it (at most"
+                                    + " compaction.stall-timeout), so the runs a reader merges stay"
+                                    + " bounded when compaction falls behind. Must be greater than"
+                                    + " compaction.max-log-files. Unset: twice"
+                                    + " compaction.max-log-files.");
+
+    public static final ConfigOption<Duration> COMPACTION_STALL_TIMEOUT =
+            ConfigOption.key("compaction.stall-timeout")
+                    .durationType()
+                    .defaultValue(Duration.ofMinutes(1))
+                    .checking(v -> !v.isNegative(), "must not be negative")
+                    .withDescription(
+                            "In-job compaction: the longest a writer waits at one checkpoint for"
+                                    + " compaction (compaction.stall-runs); then it hands its files"
+                                    + " on anyway and logs a warning. 0 s: writers never wait.");
 
     public static final ConfigOption<Integer> COMPACTION_ROUND_MAX_FILE_GROUPS =
             ConfigOption.key("compaction.round.max-file-groups")
@@ -310,6 +338,8 @@ public final class TableOptions {
                     COMPACTION_RUN_FORMAT,
                     COMPACTION_FULL_DELTA_COMMITS,
                     COMPACTION_FULL_INTERVAL,
+                    COMPACTION_STALL_RUNS,
+                    COMPACTION_STALL_TIMEOUT,
                     COMPACTION_ROUND_MAX_FILE_GROUPS,
                     COMPACTION_ROUND_MAX_BYTES,
                     COMPACTION_THREADS,
@@ -341,6 +371,19 @@ public final class TableOptions {
             parsed.put(e.getKey(), option.parse(e.getValue()));
         }
         this.values = parsed;
+        Integer stallRuns = get(COMPACTION_STALL_RUNS);
+        if (stallRuns != null && stallRuns <= compactionMaxLogFiles()) {
+            throw new IllegalArgumentException(
+                    "Invalid options: '"
+                            + COMPACTION_STALL_RUNS.key()
+                            + "' ("
+                            + stallRuns
+                            + ") must be greater than '"
+                            + COMPACTION_MAX_LOG_FILES.key()
+                            + "' ("
+                            + compactionMaxLogFiles()
+                            + "): writers would wait for a compaction that is not due");
+        }
         if (snapshotNumRetainedMax() < snapshotNumRetainedMin()) {
             throw new IllegalArgumentException(
                     "Invalid options: '"
@@ -454,6 +497,16 @@ public final class TableOptions {
     }
 
     /** The size ratio of incremental compaction, in percent. */
+    /** {@link #COMPACTION_STALL_RUNS}, or twice {@link #COMPACTION_MAX_LOG_FILES} when unset. */
+    public int compactionStallRuns() {
+        Integer v = get(COMPACTION_STALL_RUNS);
+        return v != null ? v : 2 * compactionMaxLogFiles();
+    }
+
+    public Duration compactionStallTimeout() {
+        return get(COMPACTION_STALL_TIMEOUT);
+    }
+
     public int compactionSizeRatio() {
         return get(COMPACTION_SIZE_RATIO);
     }

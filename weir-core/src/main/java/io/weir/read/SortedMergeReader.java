@@ -26,6 +26,15 @@ public final class SortedMergeReader implements RowReader {
     private final IndexHeap heap;
 
     /**
+     * Each source's current {@link KeyFields#normalizedPrefix}: the heap compares these longs and
+     * touches the rows only when two are equal (never, for a single integral key), so a sift does
+     * not load the key of every row it passes.
+     */
+    private final long[] prefixes;
+
+    private final boolean prefixDetermines;
+
+    /**
      * @param sources readers sorted by key, oldest first; closed with this reader
      * @param key the primary key
      * @param merge the table's merge function, for rows that do not stay valid
@@ -37,9 +46,12 @@ public final class SortedMergeReader implements RowReader {
         this.key = key;
         this.merge = merge;
         this.keepDeletes = keepDeletes;
+        this.prefixes = new long[this.sources.length];
+        this.prefixDetermines = key.prefixDetermines();
         this.heap = new IndexHeap(this.sources.length, this::less);
         for (int i = 0; i < this.sources.length; i++) {
             if (this.sources[i].next()) {
+                prefixes[i] = key.normalizedPrefix(this.sources[i].row());
                 heap.add(i);
             }
         }
@@ -49,9 +61,10 @@ public final class SortedMergeReader implements RowReader {
     public boolean next() {
         while (!heap.isEmpty()) {
             merge.reset();
+            long prefix = prefixes[heap.top()];
             merge.add(sources[heap.top()].row());
             advance();
-            while (!heap.isEmpty() && key.compare(sources[heap.top()].row(), merge.result()) == 0) {
+            while (!heap.isEmpty() && sameKey(heap.top(), prefix)) {
                 merge.add(sources[heap.top()].row());
                 advance();
             }
@@ -69,15 +82,28 @@ public final class SortedMergeReader implements RowReader {
 
     /** Moves the top source to its next row, or drops it from the heap when it is exhausted. */
     private void advance() {
-        if (sources[heap.top()].next()) {
+        int top = heap.top();
+        if (sources[top].next()) {
+            prefixes[top] = key.normalizedPrefix(sources[top].row());
             heap.topAdvanced();
         } else {
             heap.removeTop();
         }
     }
 
+    /** Whether source {@code s} is on the key being merged, whose prefix is {@code prefix}. */
+    private boolean sameKey(int s, long prefix) {
+        return prefixes[s] == prefix
+                && (prefixDetermines || key.compare(sources[s].row(), merge.result()) == 0);
+    }
+
     private boolean less(int a, int b) {
-        int c = key.compare(sources[a].row(), sources[b].row());
+        long pa = prefixes[a];
+        long pb = prefixes[b];
+        if (pa != pb) {
+            return Long.compareUnsigned(pa, pb) < 0;
+        }
+        int c = prefixDetermines ? 0 : key.compare(sources[a].row(), sources[b].row());
         return c < 0 || (c == 0 && a < b);
     }
 

@@ -143,8 +143,9 @@ public final class CompactionImpl implements Compaction {
     }
 
     /**
-     * Whether a group is due. Its deltas (logs, and base files of a bulk insert newer than the
-     * group's oldest base) count as log files; for an append-only group, so do its small files.
+     * Whether a group is due. A keyed group counts its sorted runs after its base ({@link
+     * ScanTask#deltaRuns()}: each log file, and the base files of one bulk insert or incremental
+     * compaction together); an append-only group counts its small files.
      */
     private boolean isDue(ScanTask task, boolean keyed, long undersized, long target) {
         List<DataFile> deltas = task.deltaFiles();
@@ -159,7 +160,7 @@ public final class CompactionImpl implements Compaction {
         if (full) {
             return !deltas.isEmpty() || small >= 2;
         }
-        boolean byLogs = (keyed ? deltas.size() : small) >= minLogFiles || dueByBytes(deltas);
+        boolean byLogs = (keyed ? task.deltaRuns() : small) >= minLogFiles || dueByBytes(deltas);
         // Append-only: small files that fill a target-sized file are packed into one.
         return byLogs || (!keyed && small >= 2 && smallBytes >= target);
     }

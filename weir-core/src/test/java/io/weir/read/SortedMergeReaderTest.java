@@ -80,7 +80,10 @@ class SortedMergeReaderTest {
             List<Rec> recs = new ArrayList<>();
             int n = random.nextInt(30);
             for (int i = 0; i < n; i++) {
-                String key = "key-" + random.nextInt(20);
+                // Keys beyond 8 bytes that share their first 8 bytes: the merge's key prefixes are
+                // equal and only the full comparison orders them.
+                String key =
+                        (random.nextBoolean() ? "key-" : "a-shared-prefix-") + random.nextInt(20);
                 RowKind kind = RowKind.values()[random.nextInt(4)];
                 Integer seq = random.nextInt(8) == 0 ? null : random.nextInt(5);
                 recs.add(new Rec(s, 0, key, random.nextLong(), seq, kind));

@@ -10,13 +10,13 @@ import java.util.List;
 
 /**
  * How much one compaction round may do: at most {@code maxFileGroups} file groups and {@code
- * maxBytes} input bytes, the groups with the most log files first (they cost readers the most). A
- * round always takes at least one group, so a group larger than the byte budget still gets
- * compacted.
+ * maxBytes} input bytes, the groups with the most sorted runs after their base first (they cost
+ * readers the most). A round always takes at least one group, so a group larger than the byte
+ * budget still gets compacted.
  */
 public record CompactionBudget(int maxFileGroups, long maxBytes) {
     private static final Comparator<ScanTask> MOST_DUE_FIRST =
-            Comparator.comparingLong(CompactionBudget::logFiles)
+            Comparator.comparingLong(CompactionBudget::deltaRuns)
                     .thenComparingLong(CompactionBudget::logBytes)
                     .reversed()
                     .thenComparing(ScanTask::fileGroup);
@@ -56,9 +56,9 @@ public record CompactionBudget(int maxFileGroups, long maxBytes) {
         return task.files().stream().mapToLong(DataFile::sizeInBytes).sum();
     }
 
-    /** Log files, and base files of bulk inserts newer than the group's base. */
-    static long logFiles(ScanTask task) {
-        return task.deltaFiles().size();
+    /** Sorted runs after the group's base: log files, bulk inserts, incremental outputs. */
+    static long deltaRuns(ScanTask task) {
+        return task.deltaRuns();
     }
 
     static long logBytes(ScanTask task) {

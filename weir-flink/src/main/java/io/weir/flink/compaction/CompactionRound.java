@@ -35,6 +35,7 @@ final class CompactionRound {
     private final BooleanSupplier abandoned;
     private long bytesRead;
     private long bytesWritten;
+    private int leftDue;
 
     CompactionRound(
             Table table,
@@ -55,7 +56,9 @@ final class CompactionRound {
         if (full) {
             compaction.full();
         }
-        List<ScanTask> tasks = CompactionBudget.of(table.options()).select(compaction.plan());
+        List<ScanTask> planned = compaction.plan();
+        List<ScanTask> tasks = CompactionBudget.of(table.options()).select(planned);
+        leftDue = planned.size() - tasks.size();
         if (tasks.isEmpty()) {
             return null;
         }
@@ -81,6 +84,11 @@ final class CompactionRound {
             hook.afterCompaction(result);
         }
         return result;
+    }
+
+    /** Due file groups the round's budget left for the next round. */
+    int leftDue() {
+        return leftDue;
     }
 
     /** Bytes of the files the committed round read (its inputs' sizes); 0 before. */

@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -53,6 +54,7 @@ public final class TableMaintainer implements AutoCloseable {
     private final ExecutorService thread =
             Executors.newSingleThreadExecutor(CompactionThreads.named("weir-compaction"));
     private final AtomicInteger commitsSeen = new AtomicInteger();
+    private final AtomicBoolean committedDuringRound = new AtomicBoolean();
 
     // Task thread only.
     private Future<?> inFlight;
@@ -87,13 +89,34 @@ public final class TableMaintainer implements AutoCloseable {
         return inFlight != null && !inFlight.isDone();
     }
 
-    /** After an ingest commit: starts a round in the background if none runs. Never blocks. */
+    /**
+     * After an ingest commit: starts a round in the background if none runs. Never blocks. A commit
+     * that arrives while a round runs gets a round right after it.
+     */
     public void onCommitted() {
         commitsSeen.incrementAndGet();
-        if (ended || closed || isBusy() || System.currentTimeMillis() < notBeforeMillis) {
+        if (ended || closed || System.currentTimeMillis() < notBeforeMillis) {
             return;
         }
-        inFlight = thread.submit(this::runRound);
+        if (isBusy()) {
+            committedDuringRound.set(true);
+            return;
+        }
+        inFlight = thread.submit(this::runRounds);
+    }
+
+    /**
+     * Rounds back to back while there is work: a commit arrived during the last one, or its budget
+     * left due groups. Compaction that falls behind thus works continuously instead of waiting for
+     * the next commit, which writers held by {@code compaction.stall-runs} would not make.
+     */
+    private void runRounds() {
+        boolean again;
+        do {
+            committedDuringRound.set(false);
+            boolean backlog = runRound();
+            again = (backlog || committedDuringRound.get()) && !closed && notBeforeMillis == 0;
+        } while (again);
     }
 
     /**
@@ -124,16 +147,18 @@ public final class TableMaintainer implements AutoCloseable {
         }
     }
 
-    private void runRound() {
+    /** One round; whether its budget left due groups. */
+    private boolean runRound() {
         long start = System.nanoTime();
         boolean full = false;
+        boolean backlog = false;
         try {
             if (table == null) {
                 table = loader.get();
             }
             TableOptions options = table.options();
             if (options.writeOnly()) {
-                return;
+                return false;
             }
             int commits = commitsSeen.get();
             full = retryFull || fullRoundDue(options, commits);
@@ -141,6 +166,7 @@ public final class TableMaintainer implements AutoCloseable {
                     new CompactionRound(
                             table, full, options.compactionThreads(), hook, () -> closed);
             CompactionResult result = round.run();
+            backlog = round.leftDue() > 0;
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             if (full) {
                 commitsAtLastFull = commits;
@@ -170,7 +196,7 @@ public final class TableMaintainer implements AutoCloseable {
         } catch (RuntimeException e) {
             if (closed) {
                 LOG.info("Compaction round of table {} stopped: the job is stopping", location());
-                return;
+                return false;
             }
             failures++;
             retryFull |= full;
@@ -213,6 +239,7 @@ public final class TableMaintainer implements AutoCloseable {
                         e);
             }
         }
+        return backlog;
     }
 
     private boolean fullRoundDue(TableOptions options, int commits) {

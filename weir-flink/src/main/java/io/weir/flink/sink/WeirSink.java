@@ -11,6 +11,7 @@ import io.weir.flink.sink.internal.BucketPartitioner;
 import io.weir.flink.sink.internal.CommitAggregator;
 import io.weir.flink.sink.internal.CommitPlan;
 import io.weir.flink.sink.internal.CommitterMetrics;
+import io.weir.flink.sink.internal.CompactionBackPressure;
 import io.weir.flink.sink.internal.PostCommitCompactor;
 import io.weir.flink.sink.internal.WriterMetrics;
 import io.weir.io.FileIO;
@@ -185,11 +186,19 @@ public final class WeirSink
                 writeMode == WriteMode.BULK_INSERT
                         ? newBulkWrite(table, subtask)
                         : newWrite(table, subtask, writers);
+        WriterMetrics metrics = new WriterMetrics(context.metricGroup(), write);
+        // The lease and the back-pressure share the table: the lease's refresh at each hand-over
+        // is the snapshot the back-pressure checks first.
+        CompactionBackPressure backPressure =
+                CompactionBackPressure.of(
+                        table, compactInJob && writeMode != WriteMode.BULK_INSERT);
+        metrics.register(backPressure);
         return new WeirSinkWriter(
                 write,
                 table.writerLeases().forPendingFiles(writerLeaseId(context), WRITER_LEASE_TTL),
+                backPressure,
                 new FlinkRows.ToWeir(rowType),
-                new WriterMetrics(context.metricGroup(), write),
+                metrics,
                 hook,
                 subtask);
     }

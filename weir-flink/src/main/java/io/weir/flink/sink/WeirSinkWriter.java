@@ -4,6 +4,7 @@ import io.weir.DataFile;
 import io.weir.PendingFilesLease;
 import io.weir.TableWrite;
 import io.weir.flink.FlinkRows;
+import io.weir.flink.sink.internal.CompactionBackPressure;
 import io.weir.flink.sink.internal.WriterMetrics;
 
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
@@ -19,7 +20,8 @@ import java.util.List;
  * handed on when the writer closes (a failure) are deleted by {@link TableWrite#close()}.
  *
  * <p>A {@link PendingFilesLease} protects the writer's files from orphan removal until it sees them
- * committed: taken before the first file, renewed at each hand-over (docs/table-services.md).
+ * committed: taken before the first file, renewed at each hand-over (docs/table-services.md). When
+ * the job's compaction falls behind, {@link CompactionBackPressure} holds the checkpoint.
  */
 final class WeirSinkWriter implements CommittingSinkWriter<RowData, WeirWriteResult> {
     /** Rows between two publications of the metrics' counters. */
@@ -27,6 +29,7 @@ final class WeirSinkWriter implements CommittingSinkWriter<RowData, WeirWriteRes
 
     private final TableWrite write;
     private final PendingFilesLease lease;
+    private final CompactionBackPressure backPressure;
     private final FlinkRows.ToWeir toWeir;
     private final WriterMetrics metrics;
     private final WeirSinkHook hook;
@@ -36,12 +39,14 @@ final class WeirSinkWriter implements CommittingSinkWriter<RowData, WeirWriteRes
     WeirSinkWriter(
             TableWrite write,
             PendingFilesLease lease,
+            CompactionBackPressure backPressure,
             FlinkRows.ToWeir toWeir,
             WriterMetrics metrics,
             WeirSinkHook hook,
             int subtask) {
         this.write = write;
         this.lease = lease;
+        this.backPressure = backPressure;
         this.toWeir = toWeir;
         this.metrics = metrics;
         this.hook = hook;
@@ -66,9 +71,10 @@ final class WeirSinkWriter implements CommittingSinkWriter<RowData, WeirWriteRes
     public void flush(boolean endOfInput) {}
 
     @Override
-    public Collection<WeirWriteResult> prepareCommit() {
+    public Collection<WeirWriteResult> prepareCommit() throws InterruptedException {
         List<DataFile> files = write.prepareCommit();
         lease.handedOn(files);
+        backPressure.await(files);
         metrics.refresh();
         if (hook != null) {
             hook.afterPrepareCommit(subtask, files);

@@ -5,6 +5,7 @@ import io.weir.CommitKind;
 import io.weir.CompactionResult;
 import io.weir.FileGroupId;
 import io.weir.FileKind;
+import io.weir.ScanTask;
 import io.weir.Table;
 import io.weir.Tables;
 
@@ -50,7 +51,9 @@ class InJobCompactionTest {
 
     @Test
     void slowCompactionDoesNotDelayCheckpoints(TestReporter reporter) throws Exception {
-        Table table = create(Map.of("compaction.max-log-files", "3"));
+        // A bound far above what 2 s of ingestion adds: nothing holds the writers.
+        Table table =
+                create(Map.of("compaction.max-log-files", "3", "compaction.stall-runs", "100"));
         SlowCompactionHook hook = new SlowCompactionHook(table.location(), 2_000);
         long rows = 12_000;
         run(table, rows, hook);
@@ -96,6 +99,45 @@ class InJobCompactionTest {
         assertThat(appendsDuringSleep)
                 .as("ingest commits during the slow compaction")
                 .isGreaterThanOrEqualTo(5);
+        assertThat(SinkTestTables.read(table.location())).isEqualTo(Changes.keyedModel(rows, KEYS));
+    }
+
+    /**
+     * The same slow round with the back-pressure bound just above the trigger: writers wait at
+     * their checkpoints instead of piling runs onto the groups the round has not merged yet, so no
+     * snapshot's group holds more than the bound plus the checkpoint in flight.
+     */
+    @Test
+    void slowCompactionHoldsTheWritersAtTheStallBound() throws Exception {
+        Table table = create(Map.of("compaction.max-log-files", "2", "compaction.stall-runs", "3"));
+        SlowCompactionHook hook = new SlowCompactionHook(table.location() + "#held", 2_000);
+        long rows = 12_000;
+        run(table, rows, hook);
+
+        Table done = Tables.load(table.location());
+        List<Commit> commits = commits(done);
+        long sleptFrom = SlowCompactionHook.start(table.location() + "#held");
+        long sleptTo = SlowCompactionHook.end(table.location() + "#held");
+        long appendsDuringSleep =
+                commits.stream()
+                        .filter(c -> c.kind() == CommitKind.APPEND)
+                        .filter(
+                                c ->
+                                        c.timestampMillis() > sleptFrom
+                                                && c.timestampMillis() < sleptTo)
+                        .count();
+        assertThat(appendsDuringSleep)
+                .as("ingest commits while the round slept (without the bound: 5 or more)")
+                .isLessThanOrEqualTo(3);
+        int mostRuns = 0;
+        for (Commit c : commits) {
+            for (ScanTask group : done.newScan().useSnapshot(c.id()).plan()) {
+                mostRuns = Math.max(mostRuns, group.deltaRuns());
+            }
+        }
+        assertThat(mostRuns)
+                .as("sorted runs after the base, any group, any snapshot")
+                .isLessThanOrEqualTo(4);
         assertThat(SinkTestTables.read(table.location())).isEqualTo(Changes.keyedModel(rows, KEYS));
     }
 

@@ -14,7 +14,8 @@ import java.util.function.ToLongFunction;
 /**
  * A writer's metrics, in the group {@code weir} of the sink writer operator: records, bytes,
  * flushes, filesWritten, bytesWritten, flushTimeMs (cumulative), bufferUsedBytes,
- * bufferCapacityBytes; and Flink's standard numRecordsSend/numBytesSend.
+ * bufferCapacityBytes, compactionStalls and compactionStalledMs ({@link CompactionBackPressure});
+ * and Flink's standard numRecordsSend/numBytesSend.
  *
  * <p>Reporters read gauges from another thread while the {@link TableWrite} (not thread-safe)
  * belongs to the task thread, so the task thread publishes a snapshot of its counters from time to
@@ -24,6 +25,7 @@ public final class WriterMetrics {
     public static final String GROUP = "weir";
 
     private final TableWrite write;
+    private final MetricGroup group;
     private final Counter recordsSend;
     private final Counter bytesSend;
     private volatile WriteStats stats;
@@ -33,7 +35,7 @@ public final class WriterMetrics {
         this.stats = write.stats();
         this.recordsSend = metrics.getNumRecordsSendCounter();
         this.bytesSend = metrics.getNumBytesSendCounter();
-        MetricGroup group = metrics.addGroup(GROUP);
+        this.group = metrics.addGroup(GROUP);
         gauge(group, "records", WriteStats::records);
         gauge(group, "bytes", WriteStats::bytes);
         gauge(group, "flushes", WriteStats::flushes);
@@ -42,6 +44,12 @@ public final class WriterMetrics {
         gauge(group, "flushTimeMs", s -> TimeUnit.NANOSECONDS.toMillis(s.flushNanos()));
         gauge(group, "bufferUsedBytes", WriteStats::bufferBytes);
         gauge(group, "bufferCapacityBytes", WriteStats::bufferCapacity);
+    }
+
+    /** The waits of the writer's {@link CompactionBackPressure}: compactionStalls, ...Ms. */
+    public void register(CompactionBackPressure backPressure) {
+        group.gauge("compactionStalls", (Gauge<Long>) backPressure::stalls);
+        group.gauge("compactionStalledMs", (Gauge<Long>) backPressure::stalledMillis);
     }
 
     private void gauge(MetricGroup group, String name, ToLongFunction<WriteStats> value) {

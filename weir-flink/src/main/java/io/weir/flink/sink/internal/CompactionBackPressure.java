@@ -1,0 +1,133 @@
+package io.weir.flink.sink.internal;
+
+import io.weir.DataFile;
+import io.weir.FileGroupId;
+import io.weir.ScanTask;
+import io.weir.Snapshot;
+import io.weir.Table;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The back-pressure of in-job compaction (docs/flink-sink.md, "When compaction falls behind"): at a
+ * checkpoint, a writer about to hand on files for a keyed file group that already holds {@code
+ * compaction.stall-runs} sorted runs after its base waits until the job's compaction brings the
+ * group below that, for at most {@code compaction.stall-timeout}. Ingestion then slows to the pace
+ * compaction keeps, instead of leaving readers an ever longer merge; the wait shows as a longer
+ * checkpoint and as Flink's back-pressure on the source.
+ *
+ * <p>One check per checkpoint on the snapshot the writer lease has just refreshed; while waiting,
+ * one table refresh per {@value #POLL_MILLIS} ms. Nothing per record.
+ */
+public final class CompactionBackPressure {
+    private static final Logger LOG = LoggerFactory.getLogger(CompactionBackPressure.class);
+    private static final long POLL_MILLIS = 100;
+
+    private static final CompactionBackPressure NONE =
+            new CompactionBackPressure(null, Integer.MAX_VALUE, Duration.ZERO);
+
+    private final Table table;
+    private final int stallRuns;
+    private final long timeoutNanos;
+    private volatile long stalls;
+    private volatile long stalledMillis;
+
+    private CompactionBackPressure(Table table, int stallRuns, Duration timeout) {
+        this.table = table;
+        this.stallRuns = stallRuns;
+        this.timeoutNanos = timeout.toNanos();
+    }
+
+    /**
+     * The back-pressure of a writer of {@code table}: none unless the job compacts the table itself
+     * and it has a primary key (an append-only group has no sorted runs to bound).
+     */
+    public static CompactionBackPressure of(Table table, boolean compactInJob) {
+        Duration timeout = table.options().compactionStallTimeout();
+        if (!compactInJob
+                || table.options().writeOnly()
+                || !table.schema().hasPrimaryKey()
+                || timeout.isZero()) {
+            return NONE;
+        }
+        return new CompactionBackPressure(table, table.options().compactionStallRuns(), timeout);
+    }
+
+    /** Checkpoints at which the writer waited for compaction. */
+    public long stalls() {
+        return stalls;
+    }
+
+    /** The time the writer waited for compaction, in total. */
+    public long stalledMillis() {
+        return stalledMillis;
+    }
+
+    /**
+     * Waits while a group of {@code files} holds {@code compaction.stall-runs} sorted runs after
+     * its base. Call after the writer lease's hand-over, which refreshed the table.
+     */
+    public void await(List<DataFile> files) throws InterruptedException {
+        if (table == null || files.isEmpty()) {
+            return;
+        }
+        Set<FileGroupId> groups = new LinkedHashSet<>();
+        for (DataFile f : files) {
+            groups.add(f.fileGroup());
+        }
+        long start = System.nanoTime();
+        FileGroupId behind = firstBehind(groups);
+        if (behind == null) {
+            return;
+        }
+        LOG.info(
+                "Writer of table {} waits for compaction: file group {} holds {} or more sorted"
+                        + " runs after its base (compaction.stall-runs)",
+                table.location(),
+                behind,
+                stallRuns);
+        while (behind != null) {
+            if (System.nanoTime() - start >= timeoutNanos) {
+                LOG.warn(
+                        "Compaction of table {} did not bring file group {} below {} sorted runs"
+                                + " within compaction.stall-timeout ({} ms); the writer hands its"
+                                + " files on anyway and readers merge more runs until compaction"
+                                + " catches up",
+                        table.location(),
+                        behind,
+                        stallRuns,
+                        TimeUnit.NANOSECONDS.toMillis(timeoutNanos));
+                break;
+            }
+            Thread.sleep(POLL_MILLIS);
+            table.refresh();
+            behind = firstBehind(groups);
+        }
+        stalls++;
+        stalledMillis += TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    }
+
+    private FileGroupId firstBehind(Set<FileGroupId> groups) {
+        Snapshot snapshot = table.currentSnapshot();
+        if (snapshot == null) {
+            return null;
+        }
+        Map<FileGroupId, List<DataFile>> live = snapshot.fileGroups();
+        for (FileGroupId group : groups) {
+            List<DataFile> files = live.get(group);
+            if (files != null
+                    && new ScanTask(snapshot.id(), group, files).deltaRuns() >= stallRuns) {
+                return group;
+            }
+        }
+        return null;
+    }
+}
