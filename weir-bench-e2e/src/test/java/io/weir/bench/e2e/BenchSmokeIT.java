@@ -192,19 +192,7 @@ class BenchSmokeIT {
             "--work-dir",
             work.toString()
         };
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PrintStream stdout = System.out;
-        int exitCode;
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            exitCode = BenchCommand.commandLine().execute(args);
-        } finally {
-            System.setOut(stdout);
-        }
-        String printed = out.toString(StandardCharsets.UTF_8).trim();
-        System.out.println(printed);
-        assertThat(exitCode).as(printed).isZero();
-        JsonNode line = JSON.readTree(printed);
+        JsonNode line = run(args);
         assertThat(line.path("compaction").asText()).isEqualTo("on");
         assertThat(line.path("verified").asBoolean()).isTrue();
         assertThat(line.path("peak_heap_mb").asDouble()).isPositive();
