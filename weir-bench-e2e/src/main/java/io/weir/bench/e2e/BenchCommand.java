@@ -30,6 +30,8 @@ import java.util.concurrent.Callable;
             "  weir bench --sink weir|paimon|hudi|blackhole|shuffle|blackhole117 --schema 1|2|3|4"
                     + " [--rows N]",
             "  weir bench --all [--rows-scale F] [--repeat R]   (writes BENCHMARKS.md)",
+            "  weir bench --all --warehouse s3|hdfs [--also-local]   (BENCHMARKS-s3.md,"
+                    + " BENCHMARKS-hdfs.md)",
             "  weir bench --flink 2.3 ...   (the same on Flink 2.3: weir, paimon and blackhole)"
         })
 public final class BenchCommand implements Callable<Integer> {
@@ -150,8 +152,17 @@ public final class BenchCommand implements Callable<Integer> {
             names = "--warehouse",
             description =
                     "s3 (start versitygw and use it) or s3://bucket/path: Weir's and Paimon's"
-                            + " tables on S3 (docs/benchmark.md, \"On S3\")")
+                            + " tables on S3 (docs/benchmark.md, \"On S3\"); hdfs (start a"
+                            + " MiniDFSCluster and use it) or hdfs://host:port/path: on HDFS"
+                            + " (\"On HDFS\")")
     String warehouse;
+
+    @Option(
+            names = "--namenode-http",
+            description =
+                    "--warehouse hdfs://...: the NameNode's web server, http://host:port, to read"
+                            + " its operation counters from (default: not counted)")
+    String nameNodeHttp;
 
     @Option(names = "--s3-endpoint", description = "--warehouse s3://...: the S3 endpoint URI")
     String s3Endpoint;
@@ -217,9 +228,10 @@ public final class BenchCommand implements Callable<Integer> {
                         ? workDir
                         : Path.of(System.getProperty("java.io.tmpdir"), "weir-bench");
         Workspace workspace = new Workspace(dir.toAbsolutePath(), keep);
+        BenchLibs libs = BenchLibs.inSourceTree(home);
         ChildJvm jvm =
                 new ChildJvm(
-                        BenchLibs.inSourceTree(home),
+                        libs,
                         heap,
                         workspace.log4jConfig(),
                         Duration.ofMinutes(timeoutMinutes),
@@ -270,12 +282,25 @@ public final class BenchCommand implements Callable<Integer> {
             if (conf != null) {
                 storage.putAll(conf);
             }
+            boolean hdfs = warehouse.equals("hdfs") || warehouse.startsWith("hdfs:");
+            if (hdfs && s3Endpoint != null) {
+                throw new CommandLine.ParameterException(
+                        new CommandLine(this), "--s3-endpoint goes with an s3 warehouse");
+            }
+            if (!hdfs && nameNodeHttp != null) {
+                throw new CommandLine.ParameterException(
+                        new CommandLine(this), "--namenode-http goes with an hdfs warehouse");
+            }
             if (s3Endpoint != null) {
                 storage.put("s3.endpoint", s3Endpoint);
             }
-            try (S3Setup s3 = S3Setup.open(warehouse, storage, workspace.dir(), keep)) {
-                Runs runs = new Runs(workspace, jvm, setup, System.err, s3);
-                return all ? runS3Suite(runs, home, setup) : runOne(runs, workspace);
+            try (RemoteStore store =
+                    hdfs
+                            ? HdfsSetup.open(
+                                    warehouse, storage, workspace.dir(), keep, libs, nameNodeHttp)
+                            : S3Setup.open(warehouse, storage, workspace.dir(), keep)) {
+                Runs runs = new Runs(workspace, jvm, setup, System.err, store);
+                return all ? runStoreSuite(runs, home, setup) : runOne(runs, workspace);
             }
         }
         if (alsoLocal) {
@@ -311,14 +336,14 @@ public final class BenchCommand implements Callable<Integer> {
         return runOne(runs, workspace);
     }
 
-    private int runS3Suite(Runs runs, Path home, RunSetup setup) throws Exception {
+    private int runStoreSuite(Runs runs, Path home, RunSetup setup) throws Exception {
         if (sink != null || schema != null || rows != null) {
             throw new CommandLine.ParameterException(
                     new CommandLine(this),
                     "--all runs every sink and schema: no --sink, --schema or --rows");
         }
-        S3Suite suite =
-                new S3Suite(
+        StoreSuite suite =
+                new StoreSuite(
                         sinks == null
                                 ? List.of(SinkKind.WEIR, SinkKind.PAIMON)
                                 : sinks.stream().map(SinkKind::parse).toList(),
@@ -329,7 +354,10 @@ public final class BenchCommand implements Callable<Integer> {
                         repeat,
                         alsoLocal,
                         !noVerify);
-        Path target = report != null ? report : home.resolve("BENCHMARKS-s3.md");
+        Path target =
+                report != null
+                        ? report
+                        : home.resolve(StoreReport.of(runs.store().name()).fileName());
         return suite.run(runs, System.out, target, describeSuite(), setup);
     }
 
@@ -424,6 +452,9 @@ public final class BenchCommand implements Callable<Integer> {
             s.append(" --warehouse ").append(warehouse);
             if (s3Endpoint != null) {
                 s.append(" --s3-endpoint ").append(s3Endpoint);
+            }
+            if (nameNodeHttp != null) {
+                s.append(" --namenode-http ").append(nameNodeHttp);
             }
             if (alsoLocal) {
                 s.append(" --also-local");

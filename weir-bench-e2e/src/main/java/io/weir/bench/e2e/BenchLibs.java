@@ -14,8 +14,8 @@ import java.util.stream.Stream;
 /**
  * The jars of the child JVMs, as the build left them: {@code bench-lib/<set>/} folders under the
  * target folders of weir-bench-e2e (weir, weir-2, paimon, paimon-2, hudi, hadoop) and of its
- * flink-1.20, flink-1.17 and flink-2.3 modules, plus weir-bench-e2e's own jar (the child's main
- * class and the source).
+ * flink-1.20, flink-1.17, flink-2.3 and hdfs-cluster modules, plus weir-bench-e2e's own jar (the
+ * child's main class and the source).
  */
 final class BenchLibs {
     private final Path benchJar;
@@ -35,7 +35,8 @@ final class BenchLibs {
                         module.resolve("target/bench-lib"),
                         module.resolve("flink-1.20/target/bench-lib"),
                         module.resolve("flink-1.17/target/bench-lib"),
-                        module.resolve("flink-2.3/target/bench-lib")));
+                        module.resolve("flink-2.3/target/bench-lib"),
+                        module.resolve("hdfs-cluster/target/bench-lib")));
     }
 
     /** The child's classpath for a sink: this module's jar, the connector's sets, Flink's set. */
@@ -45,10 +46,15 @@ final class BenchLibs {
 
     /** The same, with {@code extraSets} (e.g. Paimon's S3 file system) before the sink's sets. */
     String classpath(SinkKind sink, List<String> extraSets) {
-        List<String> entries = new ArrayList<>();
-        entries.add(existing(benchJar).toString());
         List<String> sets = new ArrayList<>(extraSets);
         sets.addAll(sink.libs());
+        return classpathOfSets(sets.toArray(new String[0]));
+    }
+
+    /** This module's jar and the jars of {@code sets} (e.g. the MiniDFSCluster's JVM). */
+    String classpathOfSets(String... sets) {
+        List<String> entries = new ArrayList<>();
+        entries.add(existing(benchJar).toString());
         for (String set : sets) {
             for (Path jar : jars(set)) {
                 entries.add(jar.toString());

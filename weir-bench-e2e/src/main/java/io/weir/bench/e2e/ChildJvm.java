@@ -66,7 +66,9 @@ final class ChildJvm {
         command.add(
                 libs.classpath(
                         settings.sink(),
-                        settings.remote() != null && settings.sink() == SinkKind.PAIMON
+                        settings.remote() != null
+                                        && settings.remote().onS3()
+                                        && settings.sink() == SinkKind.PAIMON
                                 ? List.of("paimon-s3")
                                 : List.of()));
         command.add(BenchJob.class.getName());

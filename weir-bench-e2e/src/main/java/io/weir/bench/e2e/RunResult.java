@@ -109,16 +109,18 @@ record RunResult(
             json.put("buckets", settings.buckets());
         }
         if (settings.remote() != null) {
-            json.put("storage", "s3");
+            json.put("storage", settings.remote().onS3() ? "s3" : "hdfs");
         }
         if (ingest != null && ingest.json() != null) {
-            // S3 requests and bytes of the ingestion (through the proxy), commits and checkpoints.
+            // The store's counters of the ingestion (the S3 proxy's or the NameNode's), commits
+            // and checkpoints.
             ingest.json()
                     .fields()
                     .forEachRemaining(
                             e -> {
                                 String k = e.getKey();
                                 if (k.startsWith("s3_")
+                                        || k.startsWith("hdfs_")
                                         || k.startsWith("commit")
                                         || k.equals("checkpoints")
                                         || k.equals("steady_commits")

@@ -17,25 +17,30 @@ final class Runs {
     private final ChildJvm jvm;
     private final RunSetup setup;
     private final PrintStream progress;
-    private final S3Setup s3;
+    private final RemoteStore store;
 
     Runs(Workspace workspace, ChildJvm jvm, RunSetup setup, PrintStream progress) {
         this(workspace, jvm, setup, progress, null);
     }
 
     /**
-     * @param s3 the object store of {@code --warehouse}, or null
+     * @param store the storage of {@code --warehouse} (S3 or HDFS), or null
      */
-    Runs(Workspace workspace, ChildJvm jvm, RunSetup setup, PrintStream progress, S3Setup s3) {
+    Runs(
+            Workspace workspace,
+            ChildJvm jvm,
+            RunSetup setup,
+            PrintStream progress,
+            RemoteStore store) {
         this.workspace = workspace;
         this.jvm = jvm;
         this.setup = setup;
         this.progress = progress;
-        this.s3 = s3;
+        this.store = store;
     }
 
-    S3Setup s3() {
-        return s3;
+    RemoteStore store() {
+        return store;
     }
 
     RunSetup setup() {
@@ -74,16 +79,16 @@ final class Runs {
     /** Runs one sink on one workload in a child JVM; a failed run is a result too. */
     RunResult run(SinkKind sink, Workload workload, long rows, List<Phase> phases)
             throws IOException, InterruptedException {
-        return run(sink, workload, rows, phases, s3 != null);
+        return run(sink, workload, rows, phases, store != null);
     }
 
     /**
-     * Runs one sink on one workload in a child JVM; with {@code onS3} (and a session store) a
-     * table's warehouse is on the object store.
+     * Runs one sink on one workload in a child JVM; with {@code remote} (and a session store) a
+     * table's warehouse is on the store (S3 or HDFS).
      */
-    RunResult run(SinkKind sink, Workload workload, long rows, List<Phase> phases, boolean onS3)
+    RunResult run(SinkKind sink, Workload workload, long rows, List<Phase> phases, boolean remote)
             throws IOException, InterruptedException {
-        return run(sink, workload, rows, phases, onS3, setup);
+        return run(sink, workload, rows, phases, remote, setup);
     }
 
     /** Runs one sink on one workload in a child JVM with other settings than the session's. */
@@ -92,15 +97,16 @@ final class Runs {
             Workload workload,
             long rows,
             List<Phase> phases,
-            boolean onS3,
+            boolean onStore,
             RunSetup setup)
             throws IOException, InterruptedException {
-        boolean remote = onS3 && s3 != null && sink.writesTable();
+        boolean remote = onStore && store != null && sink.writesTable();
         if (remote && sink != SinkKind.WEIR && sink != SinkKind.PAIMON) {
             throw new IllegalArgumentException(
-                    "--warehouse s3 runs weir and paimon (and the blackhole), not " + sink.id());
+                    "--warehouse runs weir and paimon (and the blackhole), not " + sink.id());
         }
-        Path dir = workspace.newRunDir(sink.id() + (remote ? "-s3" : ""), workload.id(), rows);
+        String suffix = remote ? "-" + store.name().toLowerCase(Locale.ROOT) : "";
+        Path dir = workspace.newRunDir(sink.id() + suffix, workload.id(), rows);
         JobSettings settings =
                 new JobSettings(
                         sink,
@@ -113,13 +119,13 @@ final class Runs {
                         phases,
                         setup.bulkInsert(),
                         setup.source(),
-                        remote ? s3.forRun(dir.getFileName().toString()) : null,
+                        remote ? store.forRun(dir.getFileName().toString()) : null,
                         setup.compaction());
         progress.printf(
                 Locale.ROOT,
                 "weir bench: %s%s%s, %s, %,d rows, phases %s ...%n",
                 sink.id(),
-                remote ? " on S3" : "",
+                remote ? " on " + store.name() : "",
                 setup.compaction() ? " (compaction on, bucket=" + setup.buckets() + ")" : "",
                 workload.id(),
                 rows,
@@ -127,7 +133,7 @@ final class Runs {
         RunResult result = jvm.run(settings, workspace.logOf(dir));
         workspace.finished(settings);
         if (remote) {
-            s3.finished(dir.getFileName().toString());
+            store.finished(dir.getFileName().toString());
         }
         if (result.ok()) {
             progress.printf(

@@ -14,7 +14,7 @@ import java.util.Map;
  * started (if it did) and the counting proxy that every request of the sinks goes through (for an
  * {@code http://} endpoint).
  */
-final class S3Setup implements AutoCloseable {
+final class S3Setup implements RemoteStore {
     private final String root;
     private final Map<String, String> options;
     private final LocalS3Server server;
@@ -90,8 +90,14 @@ final class S3Setup implements AutoCloseable {
         return new S3Setup(root, options, server, proxy, keep);
     }
 
+    @Override
+    public String name() {
+        return "S3";
+    }
+
     /** The warehouse of one run, through the proxy. */
-    RemoteWarehouse forRun(String runName) {
+    @Override
+    public RemoteWarehouse forRun(String runName) {
         Map<String, String> runOptions = new LinkedHashMap<>(options);
         if (proxy != null) {
             runOptions.put("s3.endpoint", proxy.endpoint());
@@ -105,7 +111,8 @@ final class S3Setup implements AutoCloseable {
     }
 
     /** Deletes a run's objects (on the local server's disk), unless they are to be kept. */
-    void finished(String runName) {
+    @Override
+    public void finished(String runName) {
         if (server != null && !keep) {
             LocalS3Server.delete(server.filesOf(keyOf(runName)));
         }
@@ -116,8 +123,8 @@ final class S3Setup implements AutoCloseable {
         return path.isEmpty() ? runName : path + "/" + runName;
     }
 
-    /** What the report says about the store. */
-    String describe() {
+    @Override
+    public String describe() {
         String what =
                 server != null
                         ? "versitygw 1.8.0 (posix backend) started by the driver on 127.0.0.1"

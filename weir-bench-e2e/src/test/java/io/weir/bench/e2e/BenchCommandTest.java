@@ -47,13 +47,37 @@ class BenchCommandTest {
                         + " blackhole");
     }
 
+    /** Found before the driver starts a MiniDFSCluster. */
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "hdfs:///lake | | --warehouse must be hdfs or hdfs://host:port/path, not"
+                        + " hdfs:///lake",
+                "hdfs | http://127.0.0.1:9870 | --namenode-http goes with --warehouse"
+                        + " hdfs://host:port/path (with --warehouse hdfs the bench starts its own"
+                        + " cluster)",
+            })
+    void badHdfsWarehousesAreUsageErrors(String warehouse, String nameNodeHttp, String message) {
+        Map<String, String> more = new LinkedHashMap<>();
+        more.put("--warehouse", warehouse);
+        if (nameNodeHttp != null) {
+            more.put("--namenode-http", nameNodeHttp);
+        }
+        assertUsageError(more, "weir", message);
+    }
+
     private void assertUsageError(String option, String value, String sink, String message) {
+        assertUsageError(Map.of(option, value), sink, message);
+    }
+
+    private void assertUsageError(Map<String, String> more, String sink, String message) {
         Map<String, String> options = new LinkedHashMap<>();
         options.put("--sink", sink);
         options.put("--schema", "1");
         options.put("--source", "gen");
         options.put("--work-dir", work.toString());
-        options.put(option, value);
+        options.putAll(more);
         List<String> args = new ArrayList<>();
         options.forEach(
                 (name, v) -> {

@@ -2,6 +2,7 @@ package io.weir.bench.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -20,7 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * rows, on Flink 1.20 (Hudi on 1.17) and on Flink 2.3: the JSON line has every figure, and the
  * table read back holds exactly the latest rows. The runs with {@code --lifecycle} also compact the
  * table, count and scan it, and check it after that. With {@code --source datagen} (Flink's own,
- * unseeded generator) the check is by keys and value shapes.
+ * unseeded generator) the check is by keys and value shapes. One Weir run has its table on a
+ * MiniDFSCluster ({@code --warehouse hdfs}).
  */
 class BenchSmokeIT {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -117,6 +119,56 @@ class BenchSmokeIT {
     }
 
     /**
+     * {@code --warehouse hdfs}: the driver starts a MiniDFSCluster in a JVM of its own, Weir writes
+     * through the connector jar's HDFS FileIO, and the JSON line has the NameNode's counters.
+     */
+    @Test
+    void weirOnHdfs() throws Exception {
+        JsonNode line =
+                run(
+                        "--sink",
+                        "weir",
+                        "--schema",
+                        "1",
+                        "--rows",
+                        "2000",
+                        "--heap",
+                        "1g",
+                        "--checkpoint-interval-ms",
+                        "1000",
+                        "--work-dir",
+                        work.toString(),
+                        "--warehouse",
+                        "hdfs");
+        assertThat(line.path("storage").asText()).isEqualTo("hdfs");
+        assertThat(line.path("verified").asBoolean()).isTrue();
+        assertThat(line.path("commits").asLong()).isPositive();
+        // a commit file and data files were created, closed and written to the DataNode
+        assertThat(line.path("hdfs_op_create").asLong())
+                .isGreaterThan(line.path("commits").asLong());
+        assertThat(line.path("hdfs_op_complete").asLong()).isPositive();
+        assertThat(line.path("hdfs_ops").asLong())
+                .isGreaterThan(line.path("hdfs_op_create").asLong());
+        assertThat(line.path("hdfs_bytes_written").asLong()).isPositive();
+    }
+
+    private static JsonNode run(String... args) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream stdout = System.out;
+        int exitCode;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            exitCode = BenchCommand.commandLine().execute(args);
+        } finally {
+            System.setOut(stdout);
+        }
+        String printed = out.toString(StandardCharsets.UTF_8).trim();
+        System.out.println(printed);
+        assertThat(exitCode).as(printed).isZero();
+        return JSON.readTree(printed);
+    }
+
+    /**
      * {@code --compaction on}: the sinks compact in the writer, and the table's history, read after
      * the run through the sink's own API, gives figures that add up (the figures themselves are
      * CompactionHistoryTest's).
@@ -140,19 +192,7 @@ class BenchSmokeIT {
             "--work-dir",
             work.toString()
         };
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PrintStream stdout = System.out;
-        int exitCode;
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            exitCode = BenchCommand.commandLine().execute(args);
-        } finally {
-            System.setOut(stdout);
-        }
-        String printed = out.toString(StandardCharsets.UTF_8).trim();
-        System.out.println(printed);
-        assertThat(exitCode).as(printed).isZero();
-        JsonNode line = JSON.readTree(printed);
+        JsonNode line = run(args);
         assertThat(line.path("compaction").asText()).isEqualTo("on");
         assertThat(line.path("verified").asBoolean()).isTrue();
         assertThat(line.path("peak_heap_mb").asDouble()).isPositive();

@@ -95,15 +95,18 @@ public final class BenchJob {
                         + " SELECT * FROM "
                         + SOURCE;
         String countsUrl = settings.remote() == null ? null : settings.remote().countsUrl();
+        String prefix = settings.remote() == null ? "" : settings.remote().countsPrefix();
         Map<String, Long> before = countsUrl == null ? Map.of() : RequestCounts.fetch(countsUrl);
         CommitProbe.countsUrl = countsUrl;
+        CommitProbe.countsPrefix = prefix;
         ProcessMeter meter = ProcessMeter.start();
         env.executeSql(insert).await();
         JsonLine line = meter.stop(Phase.INGEST);
         if (countsUrl != null) {
-            // What the sink sent to the object store during the ingestion, through the proxy.
+            // What the sink asked of the store during the ingestion: the proxy's or the
+            // NameNode's counters.
             RequestCounts.fetch(countsUrl)
-                    .forEach((k, v) -> line.put("s3_" + k, v - before.getOrDefault(k, 0L)));
+                    .forEach((k, v) -> line.put(prefix + k, v - before.getOrDefault(k, 0L)));
         }
         CommitProbe probe = CommitProbe.current();
         if (probe != null && !settings.bulkInsert()) {

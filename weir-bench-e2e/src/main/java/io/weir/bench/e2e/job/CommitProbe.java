@@ -46,6 +46,9 @@ public final class CommitProbe implements MetricReporter {
     /** The counting proxy's counters URL, or null: read at each commit (steady-state figures). */
     static volatile String countsUrl;
 
+    /** The prefix of the counters' keys: {@code s3_} or {@code hdfs_}. */
+    static volatile String countsPrefix = "s3_";
+
     private Map<String, Long> countsAtFirstCommit;
     private Map<String, Long> countsAtLastCommit;
     private long commitsAtLastCounts;
@@ -265,7 +268,8 @@ public final class CommitProbe implements MetricReporter {
             countsAtLastCommit.forEach(
                     (k, v) ->
                             line.put(
-                                    "s3_steady_" + k, v - countsAtFirstCommit.getOrDefault(k, 0L)));
+                                    countsPrefix + "steady_" + k,
+                                    v - countsAtFirstCommit.getOrDefault(k, 0L)));
         }
         return line;
     }

@@ -6,11 +6,12 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A warehouse on an object store (docs/benchmark.md, "On S3"): its URI, the storage options that
- * reach it (Weir's names: {@code s3.endpoint}, {@code s3.region}, {@code s3.path-style-access},
- * {@code s3.access-key}, {@code s3.secret-key}), where its objects can be measured on local disk
- * (the data directory of a versitygw that the driver started; null if unknown), and the URL of the
- * driver's counting proxy (null if none).
+ * A warehouse on an object store or HDFS (docs/benchmark.md, "On S3", "On HDFS"): its URI, the
+ * storage options that reach it (Weir's names: {@code s3.endpoint}, {@code s3.region}, {@code
+ * s3.path-style-access}, {@code s3.access-key}, {@code s3.secret-key}; on HDFS {@code
+ * hadoop.<key>}), where its objects can be measured on local disk (the data directory of a
+ * versitygw that the driver started; null if unknown, and on HDFS), and the URL of the counters
+ * (the driver's counting proxy, or the NameNode's counters; null if none).
  *
  * <p>The options are never on the child's command line (they would be in the run's log): the driver
  * passes them in the environment variable {@value #OPTIONS_ENV}, one {@code key=value} per line.
@@ -21,6 +22,19 @@ public record RemoteWarehouse(
 
     public RemoteWarehouse {
         options = Map.copyOf(options);
+    }
+
+    /** Whether the warehouse is on an object store ({@code s3://}, {@code s3a://}). */
+    public boolean onS3() {
+        return uri.startsWith("s3:") || uri.startsWith("s3a:");
+    }
+
+    /**
+     * The prefix of the counters' keys in a run's JSON line: {@code s3_} for the counting proxy's,
+     * {@code hdfs_} for the NameNode's.
+     */
+    public String countsPrefix() {
+        return onS3() ? "s3_" : "hdfs_";
     }
 
     /** The options as the environment variable's value. */
@@ -58,6 +72,10 @@ public record RemoteWarehouse(
                 case "s3.region" -> paimon.put("s3.endpoint.region", e.getValue());
                 default -> paimon.put(e.getKey(), e.getValue());
             }
+        }
+        if (!onS3()) {
+            // HDFS: Paimon, like Weir, hands every hadoop.<key> option to its Hadoop client.
+            return paimon;
         }
         // S3A's default (Hadoop 3.3) deletes the parent "directory marker" objects after each
         // file it creates; a server that maps keys to files (versitygw's posix backend) refuses to

@@ -75,4 +75,34 @@ class RemoteWarehouseTest {
                 .contains("'warehouse' = 's3://weir-bench/runs/007-weir-s3/warehouse'")
                 .contains("'s3.path.style.access' = 'true'");
     }
+
+    @Test
+    void onHdfsBothSinksGetTheHadoopOptionsAsTheyAre() {
+        RemoteWarehouse hdfs =
+                new RemoteWarehouse(
+                        "hdfs://127.0.0.1:9000/weir-bench/007-weir-hdfs/warehouse",
+                        Map.of("hadoop.dfs.replication", "1"),
+                        null,
+                        "http://127.0.0.1:8/counts");
+        assertThat(hdfs.onS3()).isFalse();
+        assertThat(REMOTE.onS3()).isTrue();
+        assertThat(hdfs.countsPrefix()).isEqualTo("hdfs_");
+        assertThat(REMOTE.countsPrefix()).isEqualTo("s3_");
+        assertThat(hdfs.paimonOptions()).isEqualTo(Map.of("hadoop.dfs.replication", "1"));
+        SinkTable weir =
+                new SinkTable(SinkKind.WEIR, Workload.SCHEMA2, Path.of("/tmp/run"), 2, 4, hdfs);
+        assertThat(weir.declare().get(0))
+                .isEqualTo(
+                        "CREATE CATALOG weir WITH ('type' = 'weir', 'warehouse' ="
+                                + " 'hdfs://127.0.0.1:9000/weir-bench/007-weir-hdfs/warehouse',"
+                                + " 'hadoop.dfs.replication' = '1')");
+        assertThat(weir.tableDir()).isNull();
+        SinkTable paimon =
+                new SinkTable(SinkKind.PAIMON, Workload.SCHEMA2, Path.of("/tmp/run"), 2, 4, hdfs);
+        assertThat(paimon.declare().get(0))
+                .isEqualTo(
+                        "CREATE CATALOG paimon WITH ('type' = 'paimon', 'warehouse' ="
+                                + " 'hdfs://127.0.0.1:9000/weir-bench/007-weir-hdfs/warehouse',"
+                                + " 'hadoop.dfs.replication' = '1')");
+    }
 }
