@@ -189,16 +189,20 @@ public final class HadoopFileIO implements FileIO {
                 return false;
             }
             Path tmp = writeTemp(fs, target, content);
+            boolean renamed = false;
             try {
                 rename(fs, tmp, target, Options.Rename.NONE);
+                renamed = true;
                 return true;
             } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
                 return false;
             } finally {
-                // After a successful rename there is nothing left to delete; after an I/O error
-                // whose outcome is unknown, deleting the temporary name cannot undo a rename
-                // that happened.
-                deleteQuietly(fs, tmp);
+                // After a successful rename there is nothing left to delete (a NameNode call
+                // saved per commit); after an I/O error whose outcome is unknown, deleting the
+                // temporary name cannot undo a rename that happened.
+                if (!renamed) {
+                    deleteQuietly(fs, tmp);
+                }
             }
         } catch (IOException e) {
             throw HadoopErrors.translate(e, "create", path);
@@ -211,11 +215,15 @@ public final class HadoopFileIO implements FileIO {
         try {
             FileSystem fs = fs(path, target);
             Path tmp = writeTemp(fs, target, content);
+            boolean renamed = false;
             try {
                 // replaces the target in one NameNode operation: readers see old or new
                 rename(fs, tmp, target, Options.Rename.OVERWRITE);
+                renamed = true;
             } finally {
-                deleteQuietly(fs, tmp);
+                if (!renamed) {
+                    deleteQuietly(fs, tmp);
+                }
             }
         } catch (IOException e) {
             throw HadoopErrors.translate(e, "overwrite", path);
