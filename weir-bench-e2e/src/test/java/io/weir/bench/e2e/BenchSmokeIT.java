@@ -38,8 +38,6 @@ class BenchSmokeIT {
         "blackhole117, 1, false, gen, 1.20",
         "hudi, 1, true, gen, 1.20",
         "weir, 3, false, gen, 1.20",
-        "paimon, 3, false, gen, 1.20",
-        "hudi, 3, false, gen, 1.20",
         "weir, 1, false, datagen, 1.20",
         "paimon, 2, false, datagen, 1.20",
         "blackhole, 1, false, gen, 2.3",
