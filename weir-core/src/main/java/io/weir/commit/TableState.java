@@ -119,6 +119,19 @@ public final class TableState implements Snapshot {
         return out;
     }
 
+    /** The live files of one partition, in file-group order (a range of the sorted groups). */
+    public List<DataFile> files(Partition partition) {
+        List<DataFile> out = new ArrayList<>();
+        for (List<DataFile> files :
+                groups.subMap(
+                                new FileGroupId(partition, Integer.MIN_VALUE),
+                                new FileGroupId(partition, Integer.MAX_VALUE))
+                        .values()) {
+            out.addAll(files);
+        }
+        return out;
+    }
+
     public int fileCount() {
         return filesByPath.size();
     }
