@@ -63,10 +63,13 @@ final class LocalTable implements Closeable {
     private Map<FileGroupId, ScanTask> planned = Map.of();
     private TableScan scan;
     private long snapshotId = -1;
+
     /** The bucket count of each partition of the loaded snapshot. */
     private Map<Partition, Integer> counts = Map.of();
+
     /** One per bucket count of the snapshot's partitions. */
     private Layout[] layouts = new Layout[0];
+
     private Loaded[] all = new Loaded[0];
     private long files;
     private long groupLoads;
@@ -236,8 +239,8 @@ final class LocalTable implements Closeable {
     }
 
     /**
-     * Whether the partitions of {@code next} that are loaded now keep their counts, and every
-     * count of {@code next} has its layout.
+     * Whether the partitions of {@code next} that are loaded now keep their counts, and every count
+     * of {@code next} has its layout.
      */
     private boolean sameLayout(Map<Partition, Integer> next) {
         for (Map.Entry<Partition, Integer> e : next.entrySet()) {
