@@ -21,6 +21,7 @@ TABLES = [
     "engine_aggregation",
     "schema_evolved",
     "schema_evolved_append",
+    "keyed_partition_rescaled",
 ]
 
 

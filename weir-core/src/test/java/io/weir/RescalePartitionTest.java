@@ -255,6 +255,29 @@ class RescalePartitionTest {
     }
 
     @Test
+    void anOverwriteOfARescaledPartitionTakesTheOption() {
+        Table table = keyed();
+        Map<String, List<Object>> model = new TreeMap<>();
+        write(table, new Random(6), model, 300, 2);
+        table.newRescale().partition("dt=" + P2).buckets(8).commit();
+        table.refresh();
+        model.keySet().removeIf(k -> k.endsWith("/" + P2));
+        try (TableWrite write = table.newWrite().create()) {
+            for (long id = 0; id < 50; id++) {
+                write.write(BinaryRowWriter.toRow(TYPE, id, P2, (int) id));
+                model.put(id + "/" + P2, List.of(id, P2, (int) id));
+            }
+            table.newOverwrite()
+                    .overwritePartition(Partition.of(P2))
+                    .addFiles(write.prepareCommit())
+                    .commit();
+        }
+        table.refresh();
+        assertThat(read(table.newScan())).isEqualTo(rows(model));
+        assertThat(layout(table)).isEqualTo(Map.of("2024-01-01", 4, P2, 4));
+    }
+
+    @Test
     void aRescaleRewritesTheSnapshotLatestWhenItCommits() {
         Table table = keyed();
         Map<String, List<Object>> model = new HashMap<>();

@@ -281,7 +281,8 @@ final class LocalTable implements Closeable {
         }
         int hash = LookupIndex.hash(key);
         if (!keys.byBucket()) {
-            return find(all, key, hash, null);
+            List<RowData> out = find(all, key, hash, null);
+            return out == null ? List.of() : out;
         }
         List<RowData> out = null;
         for (Layout layout : layouts) {
