@@ -271,14 +271,14 @@ impl Table {
         let before = self.partition_buckets(start)?;
         let after = self.partition_buckets(end)?;
         for (p, n) in &before {
-            if let Some(m) = after.get(p) {
-                if m != n {
-                    return Err(Error::Invalid(format!(
-                        "Cannot read the changes of table {} between commits {from} and {to}: partition {:?} was rescaled from {n} to {m} buckets in between; read the changes before and after the rescale commit apart",
-                        self.location().display(),
-                        p
-                    )));
-                }
+            if let Some(m) = after.get(p)
+                && m != n
+            {
+                return Err(Error::Invalid(format!(
+                    "Cannot read the changes of table {} between commits {from} and {to}: partition {:?} was rescaled from {n} to {m} buckets in between; read the changes before and after the rescale commit apart",
+                    self.location().display(),
+                    p
+                )));
             }
         }
         Ok(())

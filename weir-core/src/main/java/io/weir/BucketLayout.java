@@ -28,7 +28,6 @@ public final class BucketLayout {
     public static Map<Partition, Integer> ofPartitions(
             Snapshot snapshot, IntFunction<TableMetadata> metadata) {
         Map<Integer, Integer> bySchema = new HashMap<>();
-        IntFunction<TableMetadata> cached = metadata;
         Map<Partition, Integer> out = new TreeMap<>();
         for (Map.Entry<FileGroupId, List<DataFile>> e : snapshot.fileGroups().entrySet()) {
             Partition p = e.getKey().partition();
@@ -38,7 +37,7 @@ public final class BucketLayout {
                         f.totalBuckets() > 0
                                 ? f.totalBuckets()
                                 : bySchema.computeIfAbsent(
-                                        f.schemaId(), id -> cached.apply(id).options().bucket());
+                                        f.schemaId(), id -> metadata.apply(id).options().bucket());
                 out.put(p, n);
             }
         }

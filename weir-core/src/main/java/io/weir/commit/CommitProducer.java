@@ -1,10 +1,13 @@
 package io.weir.commit;
 
+import io.weir.BucketLayout;
 import io.weir.Commit;
 import io.weir.CommitKind;
 import io.weir.DataFile;
 import io.weir.FileGroupId;
 import io.weir.FileKind;
+import io.weir.Partition;
+import io.weir.Rescale;
 import io.weir.TableMetadata;
 import io.weir.exceptions.CommitConflictException;
 import io.weir.exceptions.CommitStateUnknownException;
@@ -31,6 +34,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.IntFunction;
 
 /**
  * The one commit loop (Iceberg's SnapshotProducer idea): resolve the request against the latest
@@ -154,27 +158,26 @@ final class CommitProducer {
      */
     private void checkBuckets(List<DataFile> added, TableMetadata target, TableState base) {
         Map<Integer, TableMetadata> versions = new HashMap<>();
-        java.util.function.IntFunction<TableMetadata> metadata =
-                id -> versions.computeIfAbsent(id, log::metadata);
-        boolean rescale = request.properties().containsKey(io.weir.Rescale.COMMIT_PROPERTY);
-        Map<io.weir.Partition, Integer> partitionCounts = new HashMap<>();
+        IntFunction<TableMetadata> metadata = id -> versions.computeIfAbsent(id, log::metadata);
+        boolean rescale = request.properties().containsKey(Rescale.COMMIT_PROPERTY);
+        Map<Partition, Integer> partitionCounts = new HashMap<>();
         List<String> keys = target.schema().partitionKeys();
         for (DataFile f : added) {
-            int written = io.weir.BucketLayout.of(f, metadata);
+            int written = BucketLayout.of(f, metadata);
             Integer expected = partitionCounts.get(f.partition());
             if (expected == null) {
                 // An overwrite replaces the partition: it takes the option (a rescale, its count).
                 boolean replaced =
                         request.overwriteAll()
                                 || request.overwritePartitions().contains(f.partition());
-                List<DataFile> live = replaced ? List.of() : base.files(f.partition());
+                DataFile live = replaced ? null : base.anyFile(f.partition());
                 expected =
-                        live.isEmpty()
+                        live == null
                                 ? (rescale ? written : target.options().bucket())
-                                : io.weir.BucketLayout.of(live.get(0), metadata);
+                                : BucketLayout.of(live, metadata);
                 if (written != expected) {
                     throw new ValidationException(
-                            bucketMismatch(f, written, expected, live.isEmpty(), target, keys));
+                            bucketMismatch(f, written, expected, live == null, target, keys));
                 }
                 partitionCounts.put(f.partition(), expected);
             } else if (written != expected) {

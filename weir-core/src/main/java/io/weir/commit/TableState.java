@@ -119,17 +119,18 @@ public final class TableState implements Snapshot {
         return out;
     }
 
-    /** The live files of one partition, in file-group order (a range of the sorted groups). */
-    public List<DataFile> files(Partition partition) {
-        List<DataFile> out = new ArrayList<>();
+    /** A live file of one partition, or null if it has none (a range of the sorted groups). */
+    public DataFile anyFile(Partition partition) {
         for (List<DataFile> files :
                 groups.subMap(
                                 new FileGroupId(partition, Integer.MIN_VALUE),
                                 new FileGroupId(partition, Integer.MAX_VALUE))
                         .values()) {
-            out.addAll(files);
+            if (!files.isEmpty()) {
+                return files.get(0);
+            }
         }
-        return out;
+        return null;
     }
 
     public int fileCount() {

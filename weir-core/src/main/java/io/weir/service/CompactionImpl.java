@@ -420,8 +420,8 @@ public final class CompactionImpl implements Compaction {
      */
     private List<DataFile> keepLayout(
             List<DataFile> outputs, ScanTask task, TableMetadata metadata) {
-        if (task.files().isEmpty()) {
-            return outputs;
+        if (task.files().isEmpty() || !metadata.schema().hasPrimaryKey()) {
+            return outputs; // rows of a table without a key are in buckets freely
         }
         int buckets = BucketLayout.of(task.files().get(0), table::metadata);
         List<DataFile> out = new ArrayList<>(outputs.size());

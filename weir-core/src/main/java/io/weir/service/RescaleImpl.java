@@ -112,9 +112,12 @@ public final class RescaleImpl implements Rescale {
                 table.location(),
                 buckets);
         Map<Partition, Integer> counts = BucketLayout.ofPartitions(base, table::metadata);
+        // Rows of a table without a primary key are in buckets freely: nothing moves.
         Set<Partition> rewrite = new TreeSet<>();
         for (Map.Entry<Partition, Integer> e : counts.entrySet()) {
-            if (e.getValue() != to && (partition == null || partition.equals(e.getKey()))) {
+            if (e.getValue() != to
+                    && current.schema().hasPrimaryKey()
+                    && (partition == null || partition.equals(e.getKey()))) {
                 rewrite.add(e.getKey());
             }
         }
@@ -122,9 +125,6 @@ public final class RescaleImpl implements Rescale {
         boolean newOption = partition == null && fromOption != to;
         if (rewrite.isEmpty() && !newOption) {
             return null;
-        }
-        if (!current.schema().hasPrimaryKey()) {
-            rewrite.clear(); // rows are in buckets freely: nothing moves
         }
         TableMetadata next =
                 newOption
