@@ -129,9 +129,9 @@ final class CommitProducer {
     /**
      * A file's schema version must not be newer than the one the commit puts in force (readers and
      * compaction read a snapshot with its own version), which only a writer started before a
-     * rollback could break. Files of a keyed table must have been written for the bucket count in
-     * force: after a rescale, a writer that started before it would otherwise publish keys in the
-     * wrong buckets. One schema lookup per distinct schema of the added files.
+     * rollback could break. Files of a keyed table must have been written for the bucket count of
+     * their partition ({@link #checkBuckets}): after a rescale, a writer that started before it
+     * would otherwise publish keys in the wrong buckets.
      */
     private void checkSchemas(List<DataFile> added, int schemaId, TableState base) {
         TableMetadata target = log.metadata(schemaId);
