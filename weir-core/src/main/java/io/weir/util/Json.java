@@ -99,9 +99,9 @@ public final class Json {
     /** The CRC-32C of the UTF-8 bytes of {@code text} from {@link #CHECKSUM_COVERED_FROM} on. */
     private static int crc(String text) {
         // The text before that offset is ASCII: its char offset is its byte offset.
-        byte[] bytes = text.substring(CHECKSUM_COVERED_FROM).getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         CRC32C crc = new CRC32C();
-        crc.update(bytes, 0, bytes.length);
+        crc.update(bytes, CHECKSUM_COVERED_FROM, bytes.length - CHECKSUM_COVERED_FROM);
         return (int) crc.getValue();
     }
 
