@@ -24,6 +24,7 @@ TABLES = [
     "keyed_incremental_log",
     "keyed_incremental_parquet",
     "keyed_float_partitions",
+    "keyed_partition_rescaled",
 ]
 
 

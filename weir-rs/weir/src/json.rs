@@ -209,6 +209,16 @@ fn parse_data_file(path: &Path, prefix: String, v: &Value) -> Result<DataFile> {
         min_key: f.texts("min-key")?,
         max_key: f.texts("max-key")?,
         column_stats,
+        total_buckets: match v.get("total-buckets") {
+            None => None,
+            Some(_) => {
+                let n = f.i64("total-buckets")?;
+                if !(1..=32768).contains(&n) {
+                    return Err(f.err("total-buckets", &format!("is {n}, not 1 to 32768")));
+                }
+                Some(n as i32)
+            }
+        },
     })
 }
 

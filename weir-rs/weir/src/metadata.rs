@@ -42,6 +42,9 @@ pub struct DataFile {
     pub min_key: Vec<Option<String>>,
     pub max_key: Vec<Option<String>>,
     pub column_stats: HashMap<i32, ColumnStats>,
+    /// The bucket count the file's rows are laid out by, when it differs from the `bucket` option
+    /// of its schema version (docs/format.md §6.2); readers merge file groups as they are.
+    pub total_buckets: Option<i32>,
 }
 
 /// A file group: (partition values, bucket).
@@ -69,6 +72,9 @@ pub struct Commit {
     pub base_commit_id: i64,
     pub added: Vec<DataFile>,
     pub removed: Vec<String>,
+    /// Whether it is a rescale (the property `rescaled-buckets`, docs/format.md §6.3): it changes
+    /// no row, but the file groups of the partitions it rescales.
+    pub rescale: bool,
 }
 
 /// A table schema version with its options.
@@ -261,6 +267,10 @@ impl MetadataDir {
             base_commit_id: f.i64_or("base-commit-id", id - 1)?,
             added: parse_files(&path, "added", &v)?,
             removed,
+            rescale: v
+                .get("properties")
+                .and_then(|p| p.get("rescaled-buckets"))
+                .is_some(),
         })
     }
 

@@ -10,7 +10,7 @@ use crate::storage::Storage;
 
 use crate::error::{Error, Result};
 use crate::expr::Expr;
-use crate::metadata::{CommitKind, DataFile, MetadataDir, TableSchema};
+use crate::metadata::{CommitKind, DataFile, MetadataDir, TableSchema, TableState};
 use crate::scan::{Plan, Scan, Task};
 
 /// The name of the row-kind column of change reads: `+I`, `-U`, `+U` or `-D`.
@@ -176,55 +176,142 @@ impl Table {
         }
         self.commit_id_of(SnapshotSpec::Id(to))?;
         let lease = self.lease(from)?;
-        let start = self.meta.state(from)?;
+        // A rescale changes no row but the file groups of what it rescales: as Weir's Flink
+        // source, read the changes before and after each rescale commit apart.
+        let mut ranges = Vec::new();
+        self.rescale_ranges(from, to, &mut ranges)?;
+        let mut states = Vec::new();
+        for (a, b) in &ranges {
+            states.push(self.meta.state(*a)?);
+            states.push(self.meta.state(*b)?);
+        }
         let end = self.meta.state(to)?;
         let schema = self.meta.schema(end.schema_id)?;
-        let mut plan = Plan::new(self, schema, columns, filter, &[&start, &end])?;
-        let appended = if plan.keyed {
-            None
-        } else {
-            let (removed, added) =
-                crate::changes::append_only_changes(&self.meta, &start, &end, from, to)?;
-            // Compactions stand for their inputs, which may be live in neither state.
-            plan.map_versions(self, &removed)?;
-            plan.map_versions(self, &added)?;
-            Some((removed, added))
-        };
+        let refs: Vec<&TableState> = states.iter().collect();
+        let mut plan = Plan::new(self, schema, columns, filter, &refs)?;
         let mut tasks = VecDeque::new();
-        let keep = |p: &[Option<String>]| -> Result<bool> {
-            match &plan.filter {
-                Some(b) => b.partition_might_match(&plan.schema, p),
-                None => Ok(true),
-            }
-        };
-        if plan.keyed {
-            let before = start.file_groups();
-            let after = end.file_groups();
-            let mut groups: Vec<_> = before.keys().chain(after.keys()).cloned().collect();
-            groups.sort();
-            groups.dedup();
-            for g in groups {
-                let b = before.get(&g).cloned().unwrap_or_default();
-                let a = after.get(&g).cloned().unwrap_or_default();
-                let paths =
-                    |fs: &[DataFile]| fs.iter().map(|f| f.path.clone()).collect::<HashSet<_>>();
-                if paths(&b) != paths(&a) && keep(&g.0)? {
-                    tasks.push_back(Task::Diff(b, a));
+        for (i, (a, b)) in ranges.iter().enumerate() {
+            let (start, end) = (&states[2 * i], &states[2 * i + 1]);
+            if plan.keyed {
+                self.check_layouts(start, end, *a, *b)?;
+                let before = start.file_groups();
+                let after = end.file_groups();
+                let mut groups: Vec<_> = before.keys().chain(after.keys()).cloned().collect();
+                groups.sort();
+                groups.dedup();
+                for g in groups {
+                    let bf = before.get(&g).cloned().unwrap_or_default();
+                    let af = after.get(&g).cloned().unwrap_or_default();
+                    let paths =
+                        |fs: &[DataFile]| fs.iter().map(|f| f.path.clone()).collect::<HashSet<_>>();
+                    if paths(&bf) != paths(&af) && keep(&plan, &g.0)? {
+                        tasks.push_back(Task::Diff(bf, af));
+                    }
                 }
-            }
-        } else {
-            let (removed, added) = appended.expect("append-only");
-            for f in removed {
-                if keep(&f.partition)? {
-                    tasks.push_back(Task::Files(vec![f], Some(b"-D")));
+            } else {
+                let (removed, added) =
+                    crate::changes::append_only_changes(&self.meta, start, end, *a, *b)?;
+                // Compactions stand for their inputs, which may be live in neither state.
+                plan.map_versions(self, &removed)?;
+                plan.map_versions(self, &added)?;
+                for f in removed {
+                    if keep(&plan, &f.partition)? {
+                        tasks.push_back(Task::Files(vec![f], Some(b"-D")));
+                    }
                 }
-            }
-            for f in added {
-                if keep(&f.partition)? {
-                    tasks.push_back(Task::Files(vec![f], Some(b"+I")));
+                for f in added {
+                    if keep(&plan, &f.partition)? {
+                        tasks.push_back(Task::Files(vec![f], Some(b"+I")));
+                    }
                 }
             }
         }
         Ok(Scan::new(plan, tasks, true, lease))
+    }
+
+    /// The ranges whose changes make those of (`from`, `to`]: split at rescale commits as Weir's
+    /// Flink source splits them, looking down from `to` past appends, compactions and schema
+    /// changes only (a rollback's abandoned commits may lie further down).
+    fn rescale_ranges(&self, from: i64, to: i64, out: &mut Vec<(i64, i64)>) -> Result<()> {
+        if from >= to {
+            if out.is_empty() && from == to {
+                out.push((from, to));
+            }
+            return Ok(());
+        }
+        for id in (from + 1..=to).rev() {
+            let c = self.meta.commit(id)?;
+            if c.rescale {
+                self.rescale_ranges(from, id - 1, out)?;
+                if id < to {
+                    out.push((id, to));
+                }
+                return Ok(());
+            }
+            let plain = (c.kind == CommitKind::Append && c.removed.is_empty())
+                || c.kind == CommitKind::Compact
+                || c.kind == CommitKind::Schema;
+            if !plain {
+                break;
+            }
+        }
+        out.push((from, to));
+        Ok(())
+    }
+
+    /// Changes are diffed file group by file group: a partition must have one bucket count at
+    /// both ends (docs/format.md §6.2).
+    fn check_layouts(
+        &self,
+        start: &TableState,
+        end: &TableState,
+        from: i64,
+        to: i64,
+    ) -> Result<()> {
+        let before = self.partition_buckets(start)?;
+        let after = self.partition_buckets(end)?;
+        for (p, n) in &before {
+            if let Some(m) = after.get(p)
+                && m != n
+            {
+                return Err(Error::Invalid(format!(
+                    "Cannot read the changes of table {} between commits {from} and {to}: partition {:?} was rescaled from {n} to {m} buckets in between; read the changes before and after the rescale commit apart",
+                    self.location().display(),
+                    p
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// The bucket count of each partition with files: its files' `total-buckets`, or else the
+    /// `bucket` option (default 4) of their schema version.
+    fn partition_buckets(&self, state: &TableState) -> Result<BTreeMap<Vec<Option<String>>, i64>> {
+        let mut out = BTreeMap::new();
+        for f in &state.files {
+            if out.contains_key(&f.partition) {
+                continue;
+            }
+            let n = match f.total_buckets {
+                Some(n) => n as i64,
+                None => self
+                    .meta
+                    .schema(f.schema_id)?
+                    .options
+                    .get("bucket")
+                    .and_then(|v| v.trim().parse::<i64>().ok())
+                    .unwrap_or(4),
+            };
+            out.insert(f.partition.clone(), n);
+        }
+        Ok(out)
+    }
+}
+
+/// Whether a partition may hold rows the plan's filter selects.
+fn keep(plan: &Plan, partition: &[Option<String>]) -> Result<bool> {
+    match &plan.filter {
+        Some(b) => b.partition_might_match(&plan.schema, partition),
+        None => Ok(true),
     }
 }

@@ -330,6 +330,13 @@ fn keyed_time_partitions() {
     check("keyed_time_partitions");
 }
 
+/// A partition rescaled apart from the table, then the whole table (docs/rescale.md): files with
+/// `total-buckets`, partitions of two counts in one snapshot, changes read apart at rescales.
+#[test]
+fn keyed_partition_rescaled() {
+    check("keyed_partition_rescaled");
+}
+
 #[test]
 fn keyed_expired() {
     check("keyed_expired");

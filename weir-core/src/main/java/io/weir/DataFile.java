@@ -22,6 +22,10 @@ import java.util.Objects;
  * @param minKey the smallest primary key in the file, as canonical texts (empty for append-only)
  * @param maxKey the greatest primary key in the file
  * @param columnStats per-column statistics by field id (base files; empty for logs)
+ * @param totalBuckets the number of buckets of the layout the file was written for (its rows lie in
+ *     bucket {@code hash(key) mod totalBuckets}), or 0 when that is the {@code bucket} option of
+ *     schema {@code schemaId}: set only when a partition's count differs from that option (a
+ *     rescaled partition, docs/rescale.md)
  */
 public record DataFile(
         String path,
@@ -34,7 +38,35 @@ public record DataFile(
         int schemaId,
         List<String> minKey,
         List<String> maxKey,
-        Map<Integer, ColumnStats> columnStats) {
+        Map<Integer, ColumnStats> columnStats,
+        int totalBuckets) {
+
+    public DataFile(
+            String path,
+            FileKind kind,
+            Partition partition,
+            int bucket,
+            long recordCount,
+            long sizeInBytes,
+            long sequence,
+            int schemaId,
+            List<String> minKey,
+            List<String> maxKey,
+            Map<Integer, ColumnStats> columnStats) {
+        this(
+                path,
+                kind,
+                partition,
+                bucket,
+                recordCount,
+                sizeInBytes,
+                sequence,
+                schemaId,
+                minKey,
+                maxKey,
+                columnStats,
+                0);
+    }
 
     public DataFile {
         Objects.requireNonNull(path, "path");
@@ -43,6 +75,9 @@ public record DataFile(
         minKey = minKey == null ? List.of() : Collections.unmodifiableList(new ArrayList<>(minKey));
         maxKey = maxKey == null ? List.of() : Collections.unmodifiableList(new ArrayList<>(maxKey));
         columnStats = columnStats == null ? Map.of() : Map.copyOf(columnStats);
+        if (totalBuckets < 0) {
+            throw new IllegalArgumentException("Negative total buckets " + totalBuckets);
+        }
     }
 
     public FileGroupId fileGroup() {
@@ -61,6 +96,31 @@ public record DataFile(
                 schemaId,
                 minKey,
                 maxKey,
-                columnStats);
+                columnStats,
+                totalBuckets);
+    }
+
+    /**
+     * This file with an explicit layout of {@code buckets}, or none (0) if {@code buckets} is the
+     * option of its schema, {@code schemaBuckets}.
+     */
+    public DataFile withTotalBuckets(int buckets, int schemaBuckets) {
+        int recorded = buckets == schemaBuckets ? 0 : buckets;
+        if (recorded == totalBuckets) {
+            return this;
+        }
+        return new DataFile(
+                path,
+                kind,
+                partition,
+                bucket,
+                recordCount,
+                sizeInBytes,
+                sequence,
+                schemaId,
+                minKey,
+                maxKey,
+                columnStats,
+                recorded);
     }
 }

@@ -23,6 +23,7 @@ public final class DataFileParser {
     public static final String MIN_KEY = "min-key";
     public static final String MAX_KEY = "max-key";
     public static final String COLUMN_STATS = "column-stats";
+    public static final String TOTAL_BUCKETS = "total-buckets";
     public static final String MIN = "min";
     public static final String MAX = "max";
     public static final String NULL_COUNT = "null-count";
@@ -55,6 +56,9 @@ public final class DataFileParser {
             }
             gen.writeEndObject();
         }
+        if (file.totalBuckets() > 0) {
+            gen.writeNumberField(TOTAL_BUCKETS, file.totalBuckets());
+        }
         gen.writeEndObject();
     }
 
@@ -78,6 +82,13 @@ public final class DataFileParser {
                                 s.requiredLong(NULL_COUNT)));
             }
         }
+        int totalBuckets = 0;
+        if (f.has(TOTAL_BUCKETS)) {
+            totalBuckets = f.requiredInt(TOTAL_BUCKETS);
+            if (totalBuckets < 1 || totalBuckets > 32768) {
+                throw f.invalid(TOTAL_BUCKETS, "expected 1 to 32768, got " + totalBuckets);
+            }
+        }
         return new DataFile(
                 f.requiredString(PATH),
                 f.requiredEnum(KIND, FileKind.class),
@@ -89,6 +100,7 @@ public final class DataFileParser {
                 f.requiredInt(SCHEMA_ID),
                 f.optionalStringList(MIN_KEY),
                 f.optionalStringList(MAX_KEY),
-                stats);
+                stats,
+                totalBuckets);
     }
 }

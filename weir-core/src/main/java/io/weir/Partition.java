@@ -46,6 +46,24 @@ public record Partition(List<String> values) implements Comparable<Partition> {
         return sb.toString();
     }
 
+    /**
+     * {@code k=v[,k2=v2]} with the canonical texts unescaped ({@link #NULL_TEXT} for null), the
+     * form in which the rescale command and procedure name a partition; "(unpartitioned)" without
+     * keys.
+     */
+    public String spec(List<String> keys) {
+        if (keys.isEmpty()) {
+            return "(unpartitioned)";
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < keys.size(); i++) {
+            String v = values.get(i);
+            sb.append(i > 0 ? "," : "").append(keys.get(i)).append('=');
+            sb.append(v == null ? NULL_TEXT : v);
+        }
+        return sb.toString();
+    }
+
     /** Parses a path written by {@link #path}. */
     public static Partition fromPath(String path, List<String> keys) {
         if (keys.isEmpty()) {

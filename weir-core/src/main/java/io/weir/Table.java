@@ -102,7 +102,10 @@ public interface Table {
     /** Folds log files into sorted base files. */
     Compaction newCompaction();
 
-    /** Rewrites the table into another number of buckets, in one commit (docs/rescale.md). */
+    /**
+     * Rewrites the table, or one partition of it, into another number of buckets, in one commit
+     * (docs/rescale.md).
+     */
     Rescale newRescale();
 
     /**

@@ -30,4 +30,22 @@ class DataFilesParserTest {
                 .isInstanceOf(CorruptFileException.class)
                 .hasMessageStartingWith("Corrupt file committable of checkpoint 4");
     }
+
+    @Test
+    void totalBucketsIsWrittenOnlyWhenSetAndMustBeACount() {
+        DataFile plain = TestDataFiles.base("2024-01-02", 0, 7);
+        DataFile rescaled = plain.withTotalBuckets(16, 4);
+        assertThat(plain.withTotalBuckets(4, 4)).isSameAs(plain);
+        assertThat(DataFilesParser.toJson(List.of(plain))).doesNotContain("total-buckets");
+        String json = DataFilesParser.toJson(List.of(rescaled));
+        assertThat(json).contains("\"total-buckets\" : 16");
+        assertThat(DataFilesParser.fromJson("test", json)).containsExactly(rescaled);
+        assertThat(rescaled.withTotalBuckets(4, 4).totalBuckets()).isZero();
+        for (String bad : new String[] {"0", "32769", "\"8\""}) {
+            assertThatThrownBy(() -> DataFilesParser.fromJson("test", json.replace("16", bad)))
+                    .as(bad)
+                    .isInstanceOf(CorruptFileException.class)
+                    .hasMessageContaining("total-buckets");
+        }
+    }
 }

@@ -1,11 +1,13 @@
 package io.weir.commit;
 
+import io.weir.BucketLayout;
 import io.weir.Commit;
 import io.weir.CommitKind;
 import io.weir.DataFile;
 import io.weir.FileGroupId;
 import io.weir.FileKind;
 import io.weir.Partition;
+import io.weir.Rescale;
 import io.weir.TableMetadata;
 import io.weir.exceptions.CommitConflictException;
 import io.weir.exceptions.CommitStateUnknownException;
@@ -32,6 +34,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.IntFunction;
 
 /**
  * The one commit loop (Iceberg's SnapshotProducer idea): resolve the request against the latest
@@ -126,11 +129,11 @@ final class CommitProducer {
     /**
      * A file's schema version must not be newer than the one the commit puts in force (readers and
      * compaction read a snapshot with its own version), which only a writer started before a
-     * rollback could break. Files of a keyed table must have been written for the bucket count in
-     * force: after a rescale, a writer that started before it would otherwise publish keys in the
-     * wrong buckets. One schema lookup per distinct schema of the added files.
+     * rollback could break. Files of a keyed table must have been written for the bucket count of
+     * their partition ({@link #checkBuckets}): after a rescale, a writer that started before it
+     * would otherwise publish keys in the wrong buckets.
      */
-    private void checkSchemas(List<DataFile> added, int schemaId) {
+    private void checkSchemas(List<DataFile> added, int schemaId, TableState base) {
         TableMetadata target = log.metadata(schemaId);
         for (DataFile f : added) {
             if (f.schemaId() > schemaId) {
@@ -141,24 +144,97 @@ final class CommitProducer {
                                 request, log.location(), f.path(), f.schemaId(), schemaId));
             }
         }
-        if (!target.schema().hasPrimaryKey()) {
-            return;
+        if (target.schema().hasPrimaryKey()) {
+            checkBuckets(added, target, base);
         }
-        int buckets = target.options().bucket();
-        Map<Integer, Integer> checked = new HashMap<>();
+    }
+
+    /**
+     * Every live file of a partition has the partition's bucket count (docs/format.md §6.2), so
+     * that a row is always in the file group its key hashes to. Added files must have the count the
+     * partition has as of the base (a compaction keeps it); a partition without files takes the
+     * table's {@code bucket} option. Only a rescale, which replaces every file of the partition,
+     * changes it. One check per added file, at commit: writers never look counts up per row.
+     */
+    private void checkBuckets(List<DataFile> added, TableMetadata target, TableState base) {
+        Map<Integer, TableMetadata> versions = new HashMap<>();
+        IntFunction<TableMetadata> metadata = id -> versions.computeIfAbsent(id, log::metadata);
+        boolean rescale = request.properties().containsKey(Rescale.COMMIT_PROPERTY);
+        Map<Partition, Integer> partitionCounts = new HashMap<>();
+        List<String> keys = target.schema().partitionKeys();
         for (DataFile f : added) {
-            int written =
-                    checked.computeIfAbsent(
-                            f.schemaId(), id -> log.metadata(id).options().bucket());
-            if (written != buckets) {
+            int written = BucketLayout.of(f, metadata);
+            Integer expected = partitionCounts.get(f.partition());
+            if (expected == null) {
+                // An overwrite replaces the partition: it takes the option (a rescale, its count).
+                boolean replaced =
+                        request.overwriteAll()
+                                || request.overwritePartitions().contains(f.partition());
+                DataFile live = replaced ? null : base.anyFile(f.partition());
+                expected =
+                        live == null
+                                ? (rescale ? written : target.options().bucket())
+                                : BucketLayout.of(live, metadata);
+                if (written != expected) {
+                    throw new ValidationException(
+                            bucketMismatch(f, written, expected, live == null, target, keys));
+                }
+                partitionCounts.put(f.partition(), expected);
+            } else if (written != expected) {
                 throw new ValidationException(
                         String.format(
-                                "Cannot commit %s to table %s: file %s was written for %d buckets,"
-                                        + " but the table has %d buckets now (it was rescaled);"
-                                        + " restart the writer so that it writes the new layout",
-                                request, log.location(), f.path(), written, buckets));
+                                "Cannot commit %s to table %s: files %s of partition %s were"
+                                        + " laid out for %d and %d buckets; a partition has one"
+                                        + " bucket count",
+                                request,
+                                log.location(),
+                                f.path(),
+                                f.partition().spec(keys),
+                                expected,
+                                written));
             }
         }
+    }
+
+    private String bucketMismatch(
+            DataFile f,
+            int written,
+            int expected,
+            boolean newPartition,
+            TableMetadata target,
+            List<String> keys) {
+        int option = target.options().bucket();
+        if (newPartition) {
+            return String.format(
+                    "Cannot commit %s to table %s: file %s was written for %d buckets, but the"
+                            + " table has %d buckets now (it was rescaled); restart the writer so"
+                            + " that it writes the new layout",
+                    request, log.location(), f.path(), written, expected);
+        }
+        String partition = f.partition().spec(keys);
+        if (option == expected) {
+            return String.format(
+                    "Cannot commit %s to table %s: file %s of partition %s was written for %d"
+                            + " buckets, but the table has %d buckets now (it was rescaled);"
+                            + " restart the writer so that it writes the new layout",
+                    request, log.location(), f.path(), partition, written, expected);
+        }
+        return String.format(
+                "Cannot commit %s to table %s: file %s of partition %s was written for %d buckets,"
+                        + " but the partition has %d buckets (it was rescaled apart from the"
+                        + " table, whose bucket option is %d): writers lay rows out by the"
+                        + " option, so rescale partition %s to %d buckets (or the whole table to"
+                        + " %d), then restart the writer",
+                request,
+                log.location(),
+                f.path(),
+                partition,
+                written,
+                expected,
+                option,
+                partition,
+                option,
+                expected);
     }
 
     /**
@@ -283,7 +359,7 @@ final class CommitProducer {
         if (schemaId != base.schemaId()) {
             log.metadata(schemaId); // fails if the schema version does not exist
         }
-        checkSchemas(added, schemaId);
+        checkSchemas(added, schemaId, base);
         // Commit timestamps never decrease, so that time travel can binary-search them.
         long timestamp = Math.max(clock.millis(), base.timestampMillis());
         return new Commit(

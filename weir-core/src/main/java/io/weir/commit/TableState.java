@@ -119,6 +119,20 @@ public final class TableState implements Snapshot {
         return out;
     }
 
+    /** A live file of one partition, or null if it has none (a range of the sorted groups). */
+    public DataFile anyFile(Partition partition) {
+        for (List<DataFile> files :
+                groups.subMap(
+                                new FileGroupId(partition, Integer.MIN_VALUE),
+                                new FileGroupId(partition, Integer.MAX_VALUE))
+                        .values()) {
+            if (!files.isEmpty()) {
+                return files.get(0);
+            }
+        }
+        return null;
+    }
+
     public int fileCount() {
         return filesByPath.size();
     }

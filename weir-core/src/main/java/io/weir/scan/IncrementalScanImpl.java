@@ -1,11 +1,13 @@
 package io.weir.scan;
 
+import io.weir.BucketLayout;
 import io.weir.ChangeTask;
 import io.weir.Commit;
 import io.weir.CommitKind;
 import io.weir.DataFile;
 import io.weir.FileGroupId;
 import io.weir.IncrementalScan;
+import io.weir.Partition;
 import io.weir.Rescale;
 import io.weir.Schema;
 import io.weir.Snapshot;
@@ -118,25 +120,23 @@ public final class IncrementalScanImpl implements IncrementalScan {
                 table.location());
         Snapshot start = table.snapshot(from);
         Snapshot end = table.snapshot(to);
-        // Changes are computed file group by file group: both ends need one bucket layout. A
-        // rescale commit alone changes no row.
-        int bucketsBefore = table.metadata(start.schemaId()).options().bucket();
-        int bucketsAfter = table.metadata(end.schemaId()).options().bucket();
-        if (bucketsBefore != bucketsAfter
-                && to == from + 1
-                && table.commit(to).properties().containsKey(Rescale.COMMIT_PROPERTY)) {
-            return List.of();
+        // Changes are computed file group by file group: both ends need one bucket layout per
+        // partition. A rescale commit alone changes no row.
+        if (schema().hasPrimaryKey()) {
+            String rescaled = rescaledBetween(start, end);
+            if (rescaled != null) {
+                if (to == from + 1
+                        && table.commit(to).properties().containsKey(Rescale.COMMIT_PROPERTY)) {
+                    return List.of();
+                }
+                throw new ValidationException(
+                        String.format(
+                                "Cannot read the changes of table %s between commits %s and %s: %s"
+                                        + " in between; read the changes before and after the"
+                                        + " rescale commit apart",
+                                table.location(), from, to, rescaled));
+            }
         }
-        ValidationException.check(
-                !schema().hasPrimaryKey() || bucketsBefore == bucketsAfter,
-                "Cannot read the changes of table %s between commits %s and %s: it was rescaled"
-                        + " from %s to %s buckets in between; read the changes before and after"
-                        + " the rescale commit apart",
-                table.location(),
-                from,
-                to,
-                bucketsBefore,
-                bucketsAfter);
         BoundExpression bound = filter.bind(schema().rowType());
         List<ChangeTask> tasks =
                 schema().hasPrimaryKey() ? planKeyed(start, end) : planAppendOnly(start, end);
@@ -144,6 +144,31 @@ public final class IncrementalScanImpl implements IncrementalScan {
         return tasks.stream()
                 .filter(t -> partitions.mightMatch(t.fileGroup().partition()))
                 .toList();
+    }
+
+    /**
+     * How the bucket layout changed from {@code start} to {@code end}: "it was rescaled from a to b
+     * buckets" (the option) or "partition p was rescaled ...", or null if no partition that has
+     * files at both ends changed its count.
+     */
+    private String rescaledBetween(Snapshot start, Snapshot end) {
+        int optionBefore = table.metadata(start.schemaId()).options().bucket();
+        int optionAfter = table.metadata(end.schemaId()).options().bucket();
+        if (optionBefore != optionAfter) {
+            return String.format(
+                    "it was rescaled from %s to %s buckets", optionBefore, optionAfter);
+        }
+        Map<Partition, Integer> before = BucketLayout.ofPartitions(start, table::metadata);
+        Map<Partition, Integer> after = BucketLayout.ofPartitions(end, table::metadata);
+        for (Map.Entry<Partition, Integer> e : before.entrySet()) {
+            Integer now = after.get(e.getKey());
+            if (now != null && !now.equals(e.getValue())) {
+                return String.format(
+                        "partition %s was rescaled from %s to %s buckets",
+                        e.getKey().spec(schema().partitionKeys()), e.getValue(), now);
+            }
+        }
+        return null;
     }
 
     private List<ChangeTask> planKeyed(Snapshot start, Snapshot end) {

@@ -1,5 +1,6 @@
 package io.weir.service;
 
+import io.weir.BucketLayout;
 import io.weir.CommitKind;
 import io.weir.Compaction;
 import io.weir.CompactionResult;
@@ -350,7 +351,7 @@ public final class CompactionImpl implements Compaction {
             if (runLog != null && runLog.count() > 0) {
                 outputs.add(runLog.close());
             }
-            return outputs;
+            return keepLayout(outputs, task, metadata);
         } catch (RuntimeException e) {
             if (writer != null) {
                 writer.abort();
@@ -441,6 +442,24 @@ public final class CompactionImpl implements Compaction {
                 info.minKey(),
                 info.maxKey(),
                 info.columnStats());
+    }
+
+    /**
+     * The outputs stay in the group's bucket layout, which may differ from the option of the schema
+     * they are written with (a rescaled partition, or an option changed since): they record it then
+     * (docs/format.md §6.2).
+     */
+    private List<DataFile> keepLayout(
+            List<DataFile> outputs, ScanTask task, TableMetadata metadata) {
+        if (task.files().isEmpty() || !metadata.schema().hasPrimaryKey()) {
+            return outputs; // rows of a table without a key are in buckets freely
+        }
+        int buckets = BucketLayout.of(task.files().get(0), table::metadata);
+        List<DataFile> out = new ArrayList<>(outputs.size());
+        for (DataFile f : outputs) {
+            out.add(f.withTotalBuckets(buckets, metadata.options().bucket()));
+        }
+        return out;
     }
 
     private void deleteQuietly(List<DataFile> files) {

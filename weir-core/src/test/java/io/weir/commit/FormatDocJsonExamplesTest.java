@@ -28,8 +28,8 @@ class FormatDocJsonExamplesTest {
         while (m.find()) {
             examples.add(m.group(1).strip());
         }
-        // Schema, two commits, checkpoint, expiry marker, reader lease, writer lease, tag.
-        assertThat(examples).hasSize(8);
+        // Schema, three commits, checkpoint, expiry marker, reader lease, writer lease, tag.
+        assertThat(examples).hasSize(9);
         for (String json : examples) {
             assertThat(roundTrip(json + "\n")).as("example:%n%s", json).isEqualTo(json);
         }
@@ -56,7 +56,9 @@ class FormatDocJsonExamplesTest {
         if (json.contains("\"schema\"")) {
             return TableMetadataParser.toJson(TableMetadataParser.fromJson(file, json)).strip();
         }
-        if (json.contains("\"kind\" : \"APPEND\"") || json.contains("\"kind\" : \"COMPACT\"")) {
+        if (json.contains("\"kind\" : \"APPEND\"")
+                || json.contains("\"kind\" : \"COMPACT\"")
+                || json.contains("\"kind\" : \"OVERWRITE\"")) {
             return CommitParser.toJson(CommitParser.fromJson(file, json)).strip();
         }
         return CheckpointParser.toJson(CheckpointParser.fromJson(file, json)).strip();

@@ -1,8 +1,10 @@
 package io.weir.flink.lookup;
 
+import io.weir.BucketLayout;
 import io.weir.ChangeTask;
 import io.weir.FileGroupId;
 import io.weir.IncrementalScan;
+import io.weir.Partition;
 import io.weir.ScanTask;
 import io.weir.Snapshot;
 import io.weir.Table;
@@ -24,6 +26,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * One subtask's local copy of a dimension table: a {@link LookupIndex} per loaded file group, as of
@@ -37,8 +40,12 @@ import java.util.Map;
  * to the group's {@link Overlay}, and the group is rebuilt from the new snapshot only when its
  * overlay outgrows a quarter of the group or all overlays together outgrow {@link #OVERLAY_BUDGET};
  * otherwise (or if the changes cannot be read: expired commits) the group is rebuilt from the new
- * snapshot's merged rows. Either way updated and deleted keys are right. A change of the bucket
- * count (a rescale) drops everything.
+ * snapshot's merged rows. Either way updated and deleted keys are right.
+ *
+ * <p>Partitions may have different bucket counts (a partition rescaled apart from the table,
+ * docs/rescale.md): the groups are indexed by layout, one per count, and a lookup probes, in each
+ * layout, the bucket its key hashes to there (one layout, one probe, in the usual case). A change
+ * of a partition's count (a rescale) drops everything.
  */
 final class LocalTable implements Closeable {
     /** The heap all overlays of a subtask may hold before the largest are folded into rebuilds. */
@@ -56,12 +63,28 @@ final class LocalTable implements Closeable {
     private Map<FileGroupId, ScanTask> planned = Map.of();
     private TableScan scan;
     private long snapshotId = -1;
-    private int buckets;
-    private boolean[] bucketLoaded = new boolean[0];
-    private Loaded[][] byBucket = new Loaded[0][];
+
+    /** The bucket count of each partition of the loaded snapshot. */
+    private Map<Partition, Integer> counts = Map.of();
+
+    /** One per bucket count of the snapshot's partitions. */
+    private Layout[] layouts = new Layout[0];
+
     private Loaded[] all = new Loaded[0];
     private long files;
     private long groupLoads;
+
+    /** The loaded groups of the partitions that have one bucket count, by bucket. */
+    private static final class Layout {
+        final int count;
+        final boolean[] bucketLoaded;
+        Loaded[][] byBucket = new Loaded[0][];
+
+        Layout(int count) {
+            this.count = count;
+            this.bucketLoaded = new boolean[count];
+        }
+    }
 
     /** A loaded file group: its index as of {@code task}'s snapshot or earlier, plus overlay. */
     private static final class Loaded {
@@ -109,12 +132,14 @@ final class LocalTable implements Closeable {
                 tasks.put(task.fileGroup(), task);
             }
         }
-        int n = table.metadata(snapshot.schemaId()).options().bucket();
-        if (n != buckets) {
+        Map<Partition, Integer> nextCounts = BucketLayout.ofPartitions(snapshot, table::metadata);
+        if (!sameLayout(nextCounts)) {
             dropAll();
-            buckets = n;
-            bucketLoaded = new boolean[n];
+            layouts =
+                    new TreeSet<>(nextCounts.values())
+                            .stream().map(Layout::new).toArray(Layout[]::new);
         }
+        counts = nextCounts;
         List<Loaded> changed = new ArrayList<>();
         Iterator<Map.Entry<FileGroupId, Loaded>> it = loaded.entrySet().iterator();
         while (it.hasNext()) {
@@ -134,7 +159,7 @@ final class LocalTable implements Closeable {
             }
         }
         for (ScanTask task : tasks.values()) {
-            if (!loaded.containsKey(task.fileGroup()) && wanted(task.fileGroup().bucket())) {
+            if (!loaded.containsKey(task.fileGroup()) && wanted(task.fileGroup())) {
                 loaded.put(task.fileGroup(), load(next, task));
             }
         }
@@ -213,8 +238,35 @@ final class LocalTable implements Closeable {
         loaded.put(task.fileGroup(), load(from, task));
     }
 
-    private boolean wanted(int bucket) {
-        return !keys.byBucket() || bucketLoaded[bucket];
+    /**
+     * Whether the partitions of {@code next} that are loaded now keep their counts, and every count
+     * of {@code next} has its layout.
+     */
+    private boolean sameLayout(Map<Partition, Integer> next) {
+        for (Map.Entry<Partition, Integer> e : next.entrySet()) {
+            Integer now = counts.get(e.getKey());
+            if ((now != null && !now.equals(e.getValue())) || layoutOf(e.getValue()) == null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private Layout layoutOf(int count) {
+        for (Layout l : layouts) {
+            if (l.count == count) {
+                return l;
+            }
+        }
+        return null;
+    }
+
+    private boolean wanted(FileGroupId group) {
+        if (!keys.byBucket()) {
+            return true;
+        }
+        Layout layout = layoutOf(counts.get(group.partition()));
+        return layout.bucketLoaded[group.bucket()];
     }
 
     /** The rows under the key of {@code keyRow} (the list is the caller's). */
@@ -228,17 +280,23 @@ final class LocalTable implements Closeable {
             return List.of();
         }
         int hash = LookupIndex.hash(key);
-        Loaded[] candidates;
-        if (keys.byBucket()) {
-            int bucket = keys.bucket(key, buckets);
-            if (!bucketLoaded[bucket] && !loadBucket(bucket, retried)) {
-                return find(keyRow, true);
-            }
-            candidates = byBucket[bucket];
-        } else {
-            candidates = all;
+        if (!keys.byBucket()) {
+            List<RowData> out = find(all, key, hash, null);
+            return out == null ? List.of() : out;
         }
         List<RowData> out = null;
+        for (Layout layout : layouts) {
+            int bucket = keys.bucket(key, layout.count);
+            if (!layout.bucketLoaded[bucket] && !loadBucket(layout, bucket, retried)) {
+                return find(keyRow, true);
+            }
+            out = find(layout.byBucket[bucket], key, hash, out);
+        }
+        return out == null ? List.of() : out;
+    }
+
+    /** Adds the rows under {@code key} in {@code candidates} to {@code out} (null: none yet). */
+    private List<RowData> find(Loaded[] candidates, BinaryRow key, int hash, List<RowData> out) {
         for (Loaded l : candidates) {
             if (!l.overlay.isEmpty()) {
                 byte[] row = l.overlay.get(key, hash);
@@ -254,7 +312,7 @@ final class LocalTable implements Closeable {
             }
             out = l.index.find(key, hash, out);
         }
-        return out == null ? List.of() : out;
+        return out;
     }
 
     /**
@@ -262,10 +320,13 @@ final class LocalTable implements Closeable {
      * cleaned since it was loaded), moves to the latest snapshot instead and returns false: the
      * caller starts over, as the bucket count may have changed.
      */
-    private boolean loadBucket(int bucket, boolean retried) {
+    private boolean loadBucket(Layout layout, int bucket, boolean retried) {
         try {
             for (ScanTask task : planned.values()) {
-                if (task.fileGroup().bucket() == bucket && !loaded.containsKey(task.fileGroup())) {
+                FileGroupId group = task.fileGroup();
+                if (group.bucket() == bucket
+                        && counts.get(group.partition()) == layout.count
+                        && !loaded.containsKey(group)) {
                     loaded.put(task.fileGroup(), load(scan, task));
                 }
             }
@@ -278,7 +339,7 @@ final class LocalTable implements Closeable {
         } finally {
             index();
         }
-        bucketLoaded[bucket] = true;
+        layout.bucketLoaded[bucket] = true;
         return true;
     }
 
@@ -300,21 +361,24 @@ final class LocalTable implements Closeable {
 
     /** Rebuilds the arrays that lookups read. */
     private void index() {
-        List<List<Loaded>> perBucket = new ArrayList<>();
-        for (int b = 0; b < buckets; b++) {
-            perBucket.add(new ArrayList<>());
-        }
-        for (Loaded l : loaded.values()) {
-            int b = l.task.fileGroup().bucket();
-            if (b < buckets) {
-                perBucket.get(b).add(l);
+        for (Layout layout : layouts) {
+            List<List<Loaded>> perBucket = new ArrayList<>();
+            for (int b = 0; b < layout.count; b++) {
+                perBucket.add(new ArrayList<>());
+            }
+            for (Loaded l : loaded.values()) {
+                FileGroupId group = l.task.fileGroup();
+                Integer count = counts.get(group.partition());
+                if (count != null && count == layout.count && group.bucket() < layout.count) {
+                    perBucket.get(group.bucket()).add(l);
+                }
+            }
+            layout.byBucket = new Loaded[layout.count][];
+            for (int b = 0; b < layout.count; b++) {
+                layout.byBucket[b] = perBucket.get(b).toArray(new Loaded[0]);
             }
         }
         all = loaded.values().toArray(new Loaded[0]);
-        byBucket = new Loaded[buckets][];
-        for (int b = 0; b < buckets; b++) {
-            byBucket[b] = perBucket.get(b).toArray(new Loaded[0]);
-        }
     }
 
     private void dropAll() {

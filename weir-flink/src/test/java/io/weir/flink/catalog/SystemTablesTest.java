@@ -252,8 +252,8 @@ class SystemTablesTest {
                                 "SELECT * FROM c.db.`t$partitions` /*+ OPTIONS('scan.snapshot-id' ="
                                         + " '1') */ ORDER BY partition_path"))
                 .containsExactly(
-                        row("dt=a", 2L, size(table.commit(1).added().get(0)), 1L, time(1)),
-                        row("dt=b", 1L, size(table.commit(1).added().get(1)), 1L, time(1)));
+                        row("dt=a", 2L, size(table.commit(1).added().get(0)), 1L, time(1), 1),
+                        row("dt=b", 1L, size(table.commit(1).added().get(1)), 1L, time(1), 1));
     }
 
     /**
@@ -321,8 +321,8 @@ class SystemTablesTest {
                 .containsExactly(fileRow(baseOfA), fileRow(logOfB));
         assertThat(query("SELECT * FROM c.db.`t$partitions` ORDER BY partition_path"))
                 .containsExactly(
-                        row("dt=a", 2L, baseA, 1L, time3),
-                        row("dt=b", 1L, size(logOfB), 1L, time(4)));
+                        row("dt=a", 2L, baseA, 1L, time3, 1),
+                        row("dt=b", 1L, size(logOfB), 1L, time(4), 1));
         assertThat(query("SELECT * FROM c.db.`t$buckets` ORDER BY partition_path"))
                 .containsExactly(
                         row("dt=a", 0, 1, 0, 2L, baseA, time3),

@@ -189,6 +189,40 @@ class ReaderCorpusTest {
 
         MergeEngineCorpus.write(root, random);
 
+        // Rescaled (docs/rescale.md): one partition to 3 buckets (its files record
+        // total-buckets, the others keep the option's 2), then the whole table to 3 (a new
+        // schema version; the rescaled partition keeps its files); compacted; its own random,
+        // so that the tables above stay as they were. Changes across a rescale are read in
+        // pieces before and after it, as the Flink source reads them.
+        Random rescaled = new Random(31);
+        t =
+                new CorpusTable(
+                        root,
+                        "keyed_partition_rescaled",
+                        Schema.builder()
+                                .column("id", DataTypes.INT().notNull())
+                                .column("region", DataTypes.STRING().notNull())
+                                .column("v", DataTypes.BIGINT())
+                                .column("name", DataTypes.STRING())
+                                .primaryKey("id", "region")
+                                .partitionKeys("region")
+                                .build(),
+                        Map.of("bucket", "2"));
+        t.filters = 1;
+        t.randomCommit(rescaled, 150, 100, 4);
+        t.randomCommit(rescaled, 150, 100, 4);
+        t.table.newRescale().partition("region=us").buckets(3).commit();
+        t.table.refresh();
+        assertThat(t.table.currentSnapshot().files())
+                .anyMatch(f -> f.totalBuckets() == 3)
+                .anyMatch(f -> f.totalBuckets() == 0);
+        t.table.newRescale().buckets(3).commit();
+        t.table.refresh();
+        t.randomCommit(rescaled, 100, 100, 4);
+        t.compact();
+        t.randomCommit(rescaled, 60, 100, 3);
+        t.finish();
+
         // Schema evolution (docs/format.md §6.9): columns added (FIRST, AFTER, last), dropped and
         // renamed, types widened (TINYINT -> SMALLINT -> INT -> BIGINT one version at a time,
         // FLOAT -> DOUBLE, DECIMAL precision within and out of the compact layout, VARCHAR and
@@ -406,7 +440,7 @@ class ReaderCorpusTest {
         floatPartitions(root, new Random(30));
 
         try (Stream<Path> tables = Files.list(root)) {
-            assertThat(tables.count()).isEqualTo(10 + MergeEngineCorpus.TABLES);
+            assertThat(tables.count()).isEqualTo(11 + MergeEngineCorpus.TABLES);
         }
     }
 

@@ -278,6 +278,75 @@ class WeirLookupFunctionTest {
         f.close();
     }
 
+    /**
+     * A partition rescaled apart from the table (docs/rescale.md): each key is found in the bucket
+     * of its partition's own count, before and after the partition's count changes again.
+     */
+    @Test
+    void aPartitionRescaledApartIsProbedInItsOwnLayout() throws Exception {
+        Schema schema =
+                Schema.builder()
+                        .column("id", DataTypes.BIGINT())
+                        .column("dt", DataTypes.STRING())
+                        .column("v", DataTypes.STRING())
+                        .primaryKey("id", "dt")
+                        .partitionKeys("dt")
+                        .build();
+        String location = dir.resolve("parts").toString();
+        Table table = Tables.create(location, schema, Map.of("bucket", "4"));
+        Map<List<Object>, String> model = new HashMap<>();
+        Random random = new Random(9);
+        java.util.function.IntConsumer commit =
+                n -> {
+                    try (TableWrite write = table.newWrite().create()) {
+                        for (int i = 0; i < n; i++) {
+                            long id = random.nextInt(200);
+                            String dt = "d" + random.nextInt(3);
+                            String v = "v" + random.nextInt(1000);
+                            write.write(BinaryRowWriter.toRow(schema.rowType(), id, dt, v));
+                            model.put(List.of(id, dt), v);
+                        }
+                        table.newAppend().addFiles(write.prepareCommit()).commit();
+                    }
+                };
+        commit.accept(500);
+        table.newRescale().partition("dt=d1").buckets(3).commit();
+        WeirLookupFunction f =
+                new WeirLookupFunction(
+                        location,
+                        FileIOLoader.of(location),
+                        schema.rowType().names(),
+                        FlinkTypes.toFlink(schema),
+                        new int[] {0, 1},
+                        schema.primaryKey(),
+                        Map.of(
+                                "lookup.refresh-interval",
+                                "0 ms",
+                                "lookup.local-dir",
+                                dir.resolve("local3").toString()));
+        f.open();
+        Runnable check =
+                () -> {
+                    for (long id = 0; id < 200; id++) {
+                        for (String dt : new String[] {"d0", "d1", "d2"}) {
+                            String v = model.get(List.of(id, dt));
+                            java.util.Collection<RowData> rows =
+                                    f.lookup(GenericRowData.of(id, StringData.fromString(dt)));
+                            assertThat(rows.stream().map(r -> r.getString(2).toString()).toList())
+                                    .as("%s/%s", id, dt)
+                                    .isEqualTo(v == null ? List.of() : List.of(v));
+                        }
+                    }
+                };
+        check.run();
+        assertThat(f.localTable().groups()).isEqualTo(4 + 3 + 4);
+        // Back to the option's count, then writes into it: the next lookups see both.
+        table.newRescale().partition("dt=d1").commit();
+        commit.accept(100);
+        check.run();
+        f.close();
+    }
+
     @Test
     void anAppendOnlyTableIsLoadedWholeAndReturnsEveryRowOfAKey() throws Exception {
         Schema schema =

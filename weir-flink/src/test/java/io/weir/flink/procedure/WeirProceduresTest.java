@@ -159,6 +159,69 @@ class WeirProceduresTest {
     }
 
     @Test
+    void rescaleOfOnePartitionWithPaimonsNamedArguments() {
+        writeRounds(3);
+        Map<Long, String> before = tableRows();
+        List<Row> filesOfA =
+                query("SELECT file_path FROM c.db.`t$files` WHERE partition_path = 'dt=a'");
+        assertThat(
+                        query(
+                                "CALL c.sys.rescale(`table` => 'db.t', `bucket_num` => 5,"
+                                        + " `partition` => 'dt=b')"))
+                .containsExactly(Row.of(2, 5, 4L));
+        assertThat(tableRows()).isEqualTo(before);
+        assertThat(query("SELECT file_path FROM c.db.`t$files` WHERE partition_path = 'dt=a'"))
+                .containsExactlyInAnyOrderElementsOf(filesOfA);
+        assertThat(query("SELECT partition_path, total_buckets FROM c.db.`t$partitions`"))
+                .containsExactlyInAnyOrder(Row.of("dt=a", 2), Row.of("dt=b", 5));
+        assertThat(
+                        query(
+                                "SELECT partition_path, total_buckets FROM c.db.`t$partitions`"
+                                        + " /*+ OPTIONS('scan.snapshot-id' = '3') */"))
+                .containsExactlyInAnyOrder(Row.of("dt=a", 2), Row.of("dt=b", 2));
+
+        // The table's option stays: a job writing the option's layout into dt=b fails its commit
+        // and says what to do; dt=a takes writes.
+        assertThatThrownBy(() -> writeRounds(1))
+                .satisfies(
+                        e ->
+                                assertThat(messages(e))
+                                        .contains(
+                                                "of partition dt=b was written for 2 buckets, but"
+                                                        + " the partition has 5 buckets (it was"
+                                                        + " rescaled apart from the table, whose"
+                                                        + " bucket option is 2)"));
+        assertThat(tableRows()).as("nothing committed").isEqualTo(before);
+
+        // Without bucket_num, back to the option (Paimon's default).
+        assertThat(query("CALL c.sys.rescale(`table` => 'db.t', `partition` => 'dt=b')"))
+                .containsExactly(Row.of(5, 2, 5L));
+        model.clear();
+        writeRounds(1);
+        assertThat(tableRows()).isEqualTo(model);
+
+        assertThatThrownBy(
+                        () ->
+                                query(
+                                        "CALL c.sys.rescale(`table` => 'db.t', `bucket_num` => 3,"
+                                                + " `partition` => 'dt=zz')"))
+                .satisfies(
+                        e ->
+                                assertThat(messages(e))
+                                        .contains(
+                                                "Cannot rescale partition dt=zz of table ",
+                                                ": the table has no such partition as of commit"
+                                                        + " 6"));
+        assertThatThrownBy(() -> query("CALL c.sys.rescale(`table` => 'db.t')"))
+                .satisfies(
+                        e ->
+                                assertThat(messages(e))
+                                        .contains(
+                                                "Missing argument 'bucket_num' of procedure"
+                                                        + " rescale"));
+    }
+
+    @Test
     void removeOrphanFilesDeletesOnlyOldUnreferencedFiles() throws IOException {
         writeRounds(1);
         Path table = warehouse.resolve("db.db").resolve("t");

@@ -101,6 +101,52 @@ class WeirSourceStreamingTest {
         }
     }
 
+    /**
+     * A partition rescaled apart from the table, then the whole table (docs/rescale.md), while the
+     * job follows: the changes around each rescale commit are read apart, and the job's content
+     * stays the table's.
+     */
+    @Test
+    void followsAcrossAPartitionRescaleAndATableRescale() throws Exception {
+        TestTable t = new TestTable(dir, Map.of("bucket", "2"));
+        Random random = new Random(14);
+        t.randomChanges(random, 300, 200);
+        t.commit();
+        WeirSource source =
+                WeirSource.builder()
+                        .location(t.location)
+                        .streaming(true)
+                        .discoveryInterval(Duration.ofMillis(100))
+                        .build();
+        try (Job job = Job.start(source, -1)) {
+            Changelog changelog = new Changelog();
+            job.drainInto(changelog, Duration.ofMillis(300));
+            // Day 2 is rescaled apart: the writers (2 buckets) write day 1 only until the table
+            // follows.
+            t.table.newRescale().partition("dt=" + TestTable.DAYS[1]).buckets(3).commit();
+            for (int round = 0; round < 2; round++) {
+                for (int i = 0; i < 60; i++) {
+                    long id = random.nextInt(250);
+                    if (random.nextInt(4) == 0) {
+                        t.delete(id, TestTable.DAYS[0]);
+                    } else {
+                        t.upsert(id, TestTable.DAYS[0], "r" + round, i);
+                    }
+                }
+                t.commit();
+                job.drainInto(changelog, Duration.ofMillis(150));
+            }
+            t.table.newRescale().buckets(3).commit();
+            t.table.refresh();
+            t.randomChanges(random, 200, 300);
+            t.commit();
+            job.awaitContent(changelog, t.model);
+            job.drainInto(changelog, Duration.ofSeconds(1));
+            assertThat(changelog.errors).isEmpty();
+            assertThat(changelog.rows).isEqualTo(t.model);
+        }
+    }
+
     @Test
     void startsFromTheLatestCommit() throws Exception {
         TestTable t = new TestTable(dir);

@@ -130,7 +130,12 @@ public enum SystemTable {
                     "last_update_time",
                     new LocalZonedTimestampType(3),
                     "When the newest retained commit that added one of its live files was made;"
-                            + " null if all were added by expired commits.")),
+                            + " null if all were added by expired commits."),
+            field(
+                    "total_buckets",
+                    new IntType(false),
+                    "The number of buckets its rows are laid out by: the table's bucket option,"
+                            + " unless the partition was rescaled apart (docs/rescale.md).")),
     /** One row per file group (partition, bucket) with live files: the small-file view. */
     BUCKETS(
             true,

@@ -1,5 +1,6 @@
 package io.weir.flink.catalog.system;
 
+import io.weir.BucketLayout;
 import io.weir.DataFile;
 import io.weir.FileGroupId;
 import io.weir.FileKind;
@@ -76,7 +77,8 @@ final class SystemTableRows {
                             files.stream().mapToLong(DataFile::recordCount).sum(),
                             files.stream().mapToLong(DataFile::sizeInBytes).sum(),
                             (long) files.size(),
-                            history.lastUpdate(files)));
+                            history.lastUpdate(files),
+                            BucketLayout.of(files.get(0), scan.table()::metadata)));
         }
         return rows;
     }
