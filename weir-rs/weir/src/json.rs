@@ -10,22 +10,92 @@ use crate::error::{Error, Result};
 use crate::metadata::{ColumnStats, DataFile, FileKind};
 use crate::storage::Storage;
 
-/// Reads the JSON object of a metadata file; checks `format-version`.
+/// The bytes a checksummed metadata document starts with, up to the 8 hex digits of its CRC
+/// (docs/format.md §6, "Checksum").
+const CHECKSUM_START: &[u8] = b"{\n  \"checksum\" : \"crc32c:";
+/// The CRC covers the bytes from here on (after the checksum member's closing quote).
+const CHECKSUM_COVERED_FROM: usize = CHECKSUM_START.len() + 9;
+
+/// Checks the checksum of a document that starts with one; returns whether it has one.
+fn verify_checksum(path: &Path, bytes: &[u8]) -> Result<bool> {
+    if !bytes.starts_with(CHECKSUM_START) {
+        return Ok(false);
+    }
+    let at = CHECKSUM_START.len();
+    let digits = bytes.get(at..at + 8).unwrap_or_default();
+    let stated = std::str::from_utf8(digits)
+        .ok()
+        .filter(|d| d.len() == 8 && d.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
+        .and_then(|d| u32::from_str_radix(d, 16).ok());
+    let stated = match (stated, bytes.get(at + 8)) {
+        (Some(crc), Some(b'"')) => crc,
+        _ => {
+            return Err(Error::corrupt(
+                path,
+                at as u64,
+                "damaged checksum member: expected 8 lowercase hex digits and '\"' after '\"checksum\" : \"crc32c:'",
+            ));
+        }
+    };
+    let actual = crc32c::crc32c(&bytes[CHECKSUM_COVERED_FROM..]);
+    if actual != stated {
+        return Err(Error::corrupt(
+            path,
+            at as u64,
+            format!(
+                "checksum mismatch: the file says crc32c:{stated:08x}, its bytes from offset {CHECKSUM_COVERED_FROM} on give crc32c:{actual:08x}"
+            ),
+        ));
+    }
+    Ok(true)
+}
+
+/// Whether a document without a checksum starts with `format-version`, as every document
+/// written before checksums did (anything else is a damaged checksum member).
+fn format_version_first(text: &str) -> bool {
+    text.trim_start()
+        .strip_prefix('{')
+        .is_some_and(|rest| rest.trim_start().starts_with("\"format-version\""))
+}
+
+/// Reads the JSON object of a metadata file; checks its checksum and `format-version`.
 pub(crate) fn read_json(storage: &Storage, path: &Path) -> Result<Value> {
-    let text = storage.read_to_string(path)?;
-    let v: Value = serde_json::from_str(&text)
+    parse_json(path, &storage.read(path)?)
+}
+
+/// Parses the bytes of a metadata file (see [`read_json`]).
+pub(crate) fn parse_json(path: &Path, bytes: &[u8]) -> Result<Value> {
+    let checked = verify_checksum(path, bytes)?;
+    let text =
+        std::str::from_utf8(bytes).map_err(|e| Error::metadata(path, format!("not UTF-8: {e}")))?;
+    let v: Value = serde_json::from_str(text)
         .map_err(|e| Error::metadata(path, format!("malformed JSON: {e}")))?;
     if !v.is_object() {
         return Err(Error::metadata(path, "not a JSON object"));
     }
     match v.get("format-version").and_then(Value::as_i64) {
-        Some(1) => Ok(v),
+        Some(1) if checked || format_version_first(text) => Ok(v),
+        Some(1) => Err(Error::metadata(
+            path,
+            "the first member is neither a checksum in the layout Weir writes nor format-version (damaged)",
+        )),
         Some(other) => Err(Error::metadata(
             path,
             format!("unknown format-version {other} (this reader reads 1)"),
         )),
         None => Err(Error::metadata(path, "missing field 'format-version'")),
     }
+}
+
+/// Adds the checksum member to a document that starts with `{` and `format-version` in Weir's
+/// layout (two spaces of indentation, `\n` line ends).
+pub(crate) fn with_checksum(document: &str) -> String {
+    debug_assert!(document.starts_with("{\n  \"format-version\""));
+    let rest = format!(",{}", &document[1..]);
+    format!(
+        "{{\n  \"checksum\" : \"crc32c:{:08x}\"{rest}",
+        crc32c::crc32c(rest.as_bytes())
+    )
 }
 
 /// Typed access to fields, naming the field in errors.
@@ -159,4 +229,82 @@ pub(crate) fn parse_files(path: &Path, field: &str, v: &Value) -> Result<Vec<Dat
         .enumerate()
         .map(|(i, d)| parse_data_file(path, format!("{field}[{i}]."), d))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The JSON examples of docs/format.md: their checksums are what weir-core writes (its
+    /// FormatDocJsonExamplesTest checks them), so this reader agrees with the writer.
+    fn doc_examples() -> Vec<String> {
+        let doc = include_str!("../../../docs/format.md");
+        doc.split("```json\n")
+            .skip(1)
+            .map(|b| format!("{}\n", b.split("```").next().unwrap().trim_end()))
+            .collect()
+    }
+
+    fn err(bytes: &[u8]) -> String {
+        parse_json(Path::new("/t/x.json"), bytes)
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn reads_the_checksummed_examples_and_finds_every_flipped_bit() {
+        let examples = doc_examples();
+        assert_eq!(examples.len(), 9);
+        for ex in &examples {
+            assert!(ex.starts_with("{\n  \"checksum\" : \"crc32c:"));
+            parse_json(Path::new("/t/x.json"), ex.as_bytes()).unwrap();
+            for i in 0..ex.len() {
+                for bit in 0..8 {
+                    let mut bad = ex.as_bytes().to_vec();
+                    bad[i] ^= 1 << bit;
+                    let e = parse_json(Path::new("/t/x.json"), &bad)
+                        .expect_err(&format!("bit {bit} of byte {i} flipped"));
+                    assert!(e.to_string().starts_with("Corrupt "), "{e}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_flipped_digit_in_a_value_is_a_checksum_mismatch() {
+        let ex = &doc_examples()[1]; // the APPEND commit
+        let stated = &ex[25..33];
+        let bad = ex.replace("\"record-count\" : 1200", "\"record-count\" : 1300");
+        assert_eq!(
+            err(bad.as_bytes()),
+            format!(
+                "Corrupt file /t/x.json at offset 25: checksum mismatch: the file says crc32c:{stated}, its bytes from offset 34 on give crc32c:{:08x}",
+                crc32c::crc32c(&bad.as_bytes()[34..])
+            )
+        );
+    }
+
+    #[test]
+    fn documents_without_a_checksum_read_unchecked() {
+        for ex in doc_examples() {
+            let old = format!("{{{}", &ex[35..]);
+            assert!(old.starts_with("{\n  \"format-version\" : 1,"));
+            let mut checked = parse_json(Path::new("/t/x.json"), ex.as_bytes()).unwrap();
+            checked.as_object_mut().unwrap().remove("checksum");
+            assert_eq!(
+                parse_json(Path::new("/t/x.json"), old.as_bytes()).unwrap(),
+                checked
+            );
+            // The writer of reader leases adds exactly the checksum weir-core writes.
+            assert_eq!(with_checksum(&old), ex);
+        }
+        assert_eq!(
+            err(b"{\"checksun\" : \"crc32c:00000000\", \"format-version\" : 1}"),
+            "Corrupt metadata file /t/x.json: the first member is neither a checksum in the layout Weir writes nor format-version (damaged)"
+        );
+        assert_eq!(
+            err(b"{\n  \"checksum\" : \"crc32c:0000000g\",\n  \"format-version\" : 1\n}\n"),
+            "Corrupt file /t/x.json at offset 25: damaged checksum member: expected 8 lowercase hex digits and '\"' after '\"checksum\" : \"crc32c:'"
+        );
+    }
 }

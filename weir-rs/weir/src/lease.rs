@@ -123,12 +123,12 @@ impl Lease {
     }
 
     fn write(&self) -> Result<()> {
-        let json = format!(
-            "{{\n  \"format-version\" : 1,\n  \"consumer-id\" : \"{}\",\n  \"commit-id\" : {},\n  \"expires-millis\" : {}\n}}",
+        let json = crate::json::with_checksum(&format!(
+            "{{\n  \"format-version\" : 1,\n  \"consumer-id\" : \"{}\",\n  \"commit-id\" : {},\n  \"expires-millis\" : {}\n}}\n",
             self.consumer_id,
             self.commit_id,
             now_millis() + self.ttl.as_millis() as i64
-        );
+        ));
         self.storage.write(&self.path, json.into()).map_err(|e| {
             Error::Invalid(format!(
                 "Cannot write the reader lease {} ({e}); read with leases disabled where the table is read-only",

@@ -168,6 +168,46 @@ class CorruptMetadataRecoveryTest {
         }
     }
 
+    /**
+     * A flipped bit in each kind of metadata file: the table either reads exactly its rows at the
+     * latest snapshot and at snapshot 5, or fails with a {@link CorruptFileException} naming the
+     * file; a damaged commit or schema file is never read (the checksum). Every byte of the
+     * checksum member (the first 40), every 23rd after it.
+     */
+    @org.junit.jupiter.api.Test
+    void everyFlippedBitLoadsTheLastGoodStateOrNamesTheFile() throws Exception {
+        createTable();
+        for (String relative :
+                List.of(
+                        "commits/00000000000000000007.json",
+                        "checkpoints/00000000000000000006.json",
+                        "schemas/0.json")) {
+            Path file = dir.resolve("t/_weir/" + relative);
+            byte[] original = Files.readAllBytes(file);
+            for (int at = 0; at < original.length; at += at < 40 ? 1 : 23) {
+                byte[] bad = original.clone();
+                bad[at] ^= (byte) (1 << (at % 8));
+                Files.write(file, bad);
+                String what = relative + " with bit " + at % 8 + " of byte " + at + " flipped";
+                for (long snapshot : new long[] {-1, 5}) {
+                    try {
+                        Table t = Tables.load(location);
+                        assertThat(rows(t, snapshot))
+                                .as(what)
+                                .hasSize(snapshot < 0 ? 7 : (int) snapshot);
+                        assertThat(relative.startsWith("checkpoints/") || snapshot == 5)
+                                .as(what + " read without an error")
+                                .isTrue();
+                    } catch (CorruptFileException e) {
+                        assertThat(e.path()).as(what).isEqualTo(file.toString());
+                        assertThat(e.getMessage()).as(what).startsWith("Corrupt file " + file);
+                    }
+                }
+            }
+            Files.write(file, original);
+        }
+    }
+
     /** Every length near the start and the end of a file, every 64th in between. */
     private static int step(int length, int total) {
         return length < 16 || total - length <= 17 ? 1 : 64;

@@ -1,6 +1,7 @@
 package io.weir;
 
 import io.weir.exceptions.CorruptFileException;
+import io.weir.testing.MetadataText;
 import io.weir.testing.TestDataFiles;
 
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,11 @@ class DataFilesParserTest {
         assertThat(DataFilesParser.fromJson("test", json)).containsExactly(rescaled);
         assertThat(rescaled.withTotalBuckets(4, 4).totalBuckets()).isZero();
         for (String bad : new String[] {"0", "32769", "\"8\""}) {
-            assertThatThrownBy(() -> DataFilesParser.fromJson("test", json.replace("16", bad)))
+            assertThatThrownBy(
+                            () ->
+                                    DataFilesParser.fromJson(
+                                            "test",
+                                            MetadataText.withoutChecksum(json).replace("16", bad)))
                     .as(bad)
                     .isInstanceOf(CorruptFileException.class)
                     .hasMessageContaining("total-buckets");

@@ -6,10 +6,12 @@ import io.weir.DataFile;
 import io.weir.FileKind;
 import io.weir.Partition;
 import io.weir.exceptions.CorruptFileException;
+import io.weir.testing.MetadataText;
 import io.weir.testing.TestDataFiles;
 
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -77,7 +79,7 @@ class CommitParserTest {
 
     @Test
     void namesTheBadField() {
-        String json = CommitParser.toJson(sample());
+        String json = MetadataText.withoutChecksum(CommitParser.toJson(sample()));
         assertThatThrownBy(
                         () ->
                                 CommitParser.fromJson(
@@ -111,7 +113,7 @@ class CommitParserTest {
 
     @Test
     void rejectsTruncatedAndUnknownVersions() {
-        String json = CommitParser.toJson(sample());
+        String json = MetadataText.withoutChecksum(CommitParser.toJson(sample()));
         assertThatThrownBy(() -> CommitParser.fromJson(FILE, json.substring(0, 200)))
                 .isInstanceOf(CorruptFileException.class)
                 .hasMessageStartingWith("Corrupt file " + FILE + " at offset ")
@@ -129,5 +131,26 @@ class CommitParserTest {
                                 CommitParser.fromJson(
                                         FILE, json.replace("\"format-version\" : 1,", "")))
                 .hasMessageContaining("field 'format-version' is missing");
+    }
+
+    @Test
+    void everyFlippedBitIsACorruptFileError() {
+        // The checksum covers every byte after its member; flips in the member itself break its
+        // layout, its digits, or the rule that an unchecked document starts with format-version.
+        byte[] good = CommitParser.toJson(sample()).getBytes(StandardCharsets.UTF_8);
+        assertThat(new String(good, StandardCharsets.UTF_8))
+                .startsWith("{\n  \"checksum\" : \"crc32c:");
+        for (int i = 0; i < good.length; i++) {
+            for (int bit = 0; bit < 8; bit++) {
+                byte[] bad = good.clone();
+                bad[i] ^= (byte) (1 << bit);
+                String text = new String(bad, StandardCharsets.UTF_8);
+                int offset = i;
+                assertThatThrownBy(() -> CommitParser.fromJson(FILE, text))
+                        .as("bit %d of byte %d", bit, offset)
+                        .isInstanceOf(CorruptFileException.class)
+                        .hasMessageStartingWith("Corrupt file " + FILE);
+            }
+        }
     }
 }

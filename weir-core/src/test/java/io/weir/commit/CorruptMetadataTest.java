@@ -2,12 +2,14 @@ package io.weir.commit;
 
 import io.weir.exceptions.CorruptFileException;
 import io.weir.io.LocalFileIO;
+import io.weir.testing.MetadataText;
 import io.weir.testing.TestDataFiles;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -59,6 +61,9 @@ class CorruptMetadataTest {
     void truncatedCommit() throws Exception {
         String json = Files.readString(commit3);
         Files.writeString(commit3, json.substring(0, json.length() - 20));
+        assertStateFailsNaming(commit3, 3, "checksum mismatch");
+        Files.writeString(
+                commit3, MetadataText.withoutChecksum(json).substring(0, json.length() - 60));
         assertStateFailsNaming(commit3, 3, "malformed JSON: Unexpected end-of-input");
     }
 
@@ -66,22 +71,20 @@ class CorruptMetadataTest {
     void unknownFormatVersion() throws Exception {
         Files.writeString(
                 commit3,
-                Files.readString(commit3)
-                        .replace("\"format-version\" : 1", "\"format-version\" : 2"));
+                unchecked(commit3).replace("\"format-version\" : 1", "\"format-version\" : 2"));
         assertStateFailsNaming(commit3, 3, "unsupported format-version 2");
     }
 
     @Test
     void missingField() throws Exception {
-        Files.writeString(commit3, Files.readString(commit3).replace("\"path\"", "\"location\""));
+        Files.writeString(commit3, unchecked(commit3).replace("\"path\"", "\"location\""));
         assertStateFailsNaming(commit3, 3, "field 'added[0].path' is missing");
     }
 
     @Test
     void commitFileWithAnotherId() throws Exception {
         Files.writeString(
-                commit3,
-                Files.readString(commit3).replace("\"commit-id\" : 3", "\"commit-id\" : 2"));
+                commit3, unchecked(commit3).replace("\"commit-id\" : 3", "\"commit-id\" : 2"));
         assertStateFailsNaming(commit3, 3, "field 'commit-id' is 2, but the file name says 3");
     }
 
@@ -116,7 +119,7 @@ class CorruptMetadataTest {
         Path commit5 = dir.resolve("table/_weir/commits/00000000000000000005.json");
         Files.writeString(
                 commit5,
-                Files.readString(commit5)
+                unchecked(commit5)
                         .replace("\"removed\" : [ ]", "\"removed\" : [ \"ghost.wlog\" ]"));
         assertStateFailsNaming(commit5, 6, "it removes ghost.wlog, which is not live");
     }
@@ -133,9 +136,91 @@ class CorruptMetadataTest {
     @Test
     void corruptSchema() throws Exception {
         Path schema = dir.resolve("table/_weir/schemas/0.json");
-        Files.writeString(schema, Files.readString(schema).replace("\"fields\"", "\"columns\""));
+        Files.writeString(schema, unchecked(schema).replace("\"fields\"", "\"columns\""));
         assertThatThrownBy(() -> FileCommitLog.load(io, location))
                 .isInstanceOf(CorruptFileException.class)
                 .hasMessage("Corrupt file " + schema + ": field 'schema.fields' is missing");
+    }
+
+    /** The file's text without its checksum, so that edits test what the parser says. */
+    private static String unchecked(Path file) throws Exception {
+        return MetadataText.withoutChecksum(Files.readString(file));
+    }
+
+    /** Replaces the first {@code from} after {@code after} by {@code to}: one changed byte. */
+    private static void flip(Path file, String after, char from, char to) throws Exception {
+        byte[] bytes = Files.readAllBytes(file);
+        String text = new String(bytes, StandardCharsets.US_ASCII);
+        int at = text.indexOf(from, text.indexOf(after) + after.length());
+        assertThat(text.indexOf(after)).isPositive();
+        bytes[at] = (byte) to;
+        Files.write(file, bytes);
+    }
+
+    @Test
+    void flippedByteInACommitValueIsAChecksumMismatch() throws Exception {
+        String before = Files.readString(commit3);
+        flip(commit3, "\"record-count\" : ", '1', '7');
+        assertThat(MetadataText.withoutChecksum(Files.readString(commit3)))
+                .as("still valid JSON, a different record count")
+                .isEqualTo(
+                        MetadataText.withoutChecksum(before)
+                                .replace("\"record-count\" : 1", "\"record-count\" : 7"));
+        String stated = before.substring(25, 33);
+        assertThatThrownBy(() -> FileCommitLog.load(io, location).state(3))
+                .isInstanceOf(CorruptFileException.class)
+                .hasMessageStartingWith(
+                        "Corrupt file "
+                                + commit3
+                                + " at offset 25: checksum mismatch: the file says crc32c:"
+                                + stated
+                                + ", its bytes from offset 34 on give crc32c:");
+    }
+
+    @Test
+    void flippedByteInADataFilePathOfACommit() throws Exception {
+        flip(commit3, "\"path\" : \"", 'd', 'e');
+        assertStateFailsNaming(commit3, 3, "checksum mismatch: the file says crc32c:");
+    }
+
+    @Test
+    void flippedByteInACheckpointIsDetectedAndTheCheckpointSkipped() throws Exception {
+        FileCommitLog healthy = FileCommitLog.load(io, location);
+        Path checkpoint = dir.resolve("table/_weir/checkpoints/00000000000000000004.json");
+        flip(checkpoint, "\"last-sequence\" : ", '4', '9');
+        String path = checkpoint.toString();
+        assertThatThrownBy(() -> new MetadataFiles(io, location).readCheckpoint(4))
+                .isInstanceOf(CorruptFileException.class)
+                .hasMessageStartingWith(
+                        "Corrupt file "
+                                + path
+                                + " at offset 25: checksum mismatch: the file says crc32c:");
+        // Loading replays commits 1..6 instead of reading the damaged state: the same state.
+        assertThat(FileCommitLog.load(io, location).current()).isEqualTo(healthy.current());
+    }
+
+    @Test
+    void flippedByteInASchemaFile() throws Exception {
+        Path schema = dir.resolve("table/_weir/schemas/0.json");
+        flip(schema, "\"metadata.checkpoint-interval\" : \"", '4', '3');
+        assertThatThrownBy(() -> FileCommitLog.load(io, location))
+                .isInstanceOf(CorruptFileException.class)
+                .hasMessageStartingWith(
+                        "Corrupt file "
+                                + schema
+                                + " at offset 25: checksum mismatch: the file says crc32c:");
+    }
+
+    @Test
+    void filesWithoutAChecksumStillRead() throws Exception {
+        FileCommitLog healthy = FileCommitLog.load(io, location);
+        try (var files = Files.walk(dir.resolve("table/_weir"))) {
+            for (Path p : files.filter(p -> p.toString().endsWith(".json")).toList()) {
+                Files.writeString(p, unchecked(p));
+            }
+        }
+        FileCommitLog old = FileCommitLog.load(io, location);
+        assertThat(old.current()).isEqualTo(healthy.current());
+        assertThat(old.state(3)).isEqualTo(healthy.state(3));
     }
 }

@@ -1,6 +1,7 @@
 package io.weir.commit;
 
 import io.weir.exceptions.CorruptFileException;
+import io.weir.testing.MetadataText;
 import io.weir.testing.TestDataFiles;
 
 import java.io.IOException;
@@ -45,8 +46,8 @@ final class MetadataFuzzing {
 
     /**
      * Writes the seed corpus of the three targets: the metadata files of a small table with
-     * checkpoints, as committed. Run from weir-core with the test class path: {@code java
-     * io.weir.commit.MetadataFuzzing src/test/resources/io/weir/commit}.
+     * checkpoints, as committed, but without their checksums. Run from weir-core with the test
+     * class path: {@code java io.weir.commit.MetadataFuzzing src/test/resources/io/weir/commit}.
      */
     public static void main(String[] args) throws IOException {
         Path resources = Path.of(args[0]);
@@ -74,7 +75,11 @@ final class MetadataFuzzing {
         Files.createDirectories(to);
         try (var files = Files.list(from)) {
             for (Path f : (Iterable<Path>) files::iterator) {
-                Files.copy(f, to.resolve("seed-" + f.getFileName()));
+                // Without the checksum: a mutation of a checksummed file fails at the checksum
+                // and never reaches the parser (seed-checksummed.json covers the checksum).
+                Files.writeString(
+                        to.resolve("seed-" + f.getFileName()),
+                        MetadataText.withoutChecksum(Files.readString(f)));
             }
         }
     }

@@ -3,6 +3,7 @@ package io.weir.cli.services;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -70,5 +71,30 @@ class DoctorCommandTest {
         Cli repair = Cli.run("doctor", "--table", t.location, "--rollback-to", "2");
         assertThat(repair.exit()).as(repair.out() + repair.err()).isZero();
         assertThat(repair.out()).contains("commit 4").contains("Latest commit: 4 (readable)");
+    }
+
+    @Test
+    void flippedByteInACommitValueIsReportedAsAChecksumMismatch() throws Exception {
+        ServiceTable t = new ServiceTable(dir, 4);
+        for (int i = 0; i < 3; i++) {
+            t.commit(20);
+        }
+        Path commit3 = Path.of(t.location, "_weir/commits/00000000000000000003.json");
+        byte[] bytes = Files.readAllBytes(commit3);
+        String text = new String(bytes, StandardCharsets.US_ASCII);
+        int digit = text.indexOf("\"record-count\" : ") + "\"record-count\" : ".length();
+        bytes[digit] = (byte) (bytes[digit] == '9' ? '8' : bytes[digit] + 1); // still valid JSON
+        Files.write(commit3, bytes);
+
+        Cli check = Cli.run("doctor", "--table", t.location);
+        assertThat(check.exit()).isEqualTo(2);
+        assertThat(check.out())
+                .contains(
+                        "problem: Corrupt file "
+                                + commit3
+                                + " at offset 25: checksum mismatch: the file says crc32c:"
+                                + text.substring(25, 33))
+                .contains("Latest commit: 3 (cannot be read)")
+                .contains("Repair: weir doctor --table " + t.location + " --rollback-to 2");
     }
 }
