@@ -58,7 +58,9 @@ public final class TableMaintainer implements AutoCloseable {
 
     // Task thread only.
     private Future<?> inFlight;
-    private boolean ended;
+
+    // Set by the task thread, read by the maintenance thread's chain of rounds.
+    private volatile boolean ended;
 
     // Maintenance thread only.
     private Table table;
@@ -115,7 +117,12 @@ public final class TableMaintainer implements AutoCloseable {
         do {
             committedDuringRound.set(false);
             boolean backlog = runRound();
-            again = (backlog || committedDuringRound.get()) && !closed && notBeforeMillis == 0;
+            // At end of input, finish() waits for the round in flight, not for a backlog.
+            again =
+                    (backlog || committedDuringRound.get())
+                            && !closed
+                            && !ended
+                            && notBeforeMillis == 0;
         } while (again);
     }
 
