@@ -3,7 +3,6 @@ package io.weir;
 import io.weir.data.BinaryRow;
 import io.weir.data.BinaryRowWriter;
 import io.weir.data.KeyFields;
-import io.weir.data.RowKind;
 import io.weir.data.RowReader;
 import io.weir.exceptions.ValidationException;
 import io.weir.testing.Rows;
@@ -47,37 +46,18 @@ class RescalePartitionTest {
                 Map.of("bucket", "4", "page-size", "4 kb"));
     }
 
-    /** Random upserts and deletes into days 1 to {@code days}, one commit; updates the model. */
+    // The rows and the model are RescaleTest's: same row type, same writes.
     private static void write(
             Table table, Random random, Map<String, List<Object>> model, int n, int days) {
-        try (TableWrite write = table.newWrite().writeBufferSize(16 << 10).create()) {
-            for (int i = 0; i < n; i++) {
-                long id = random.nextInt(300);
-                String dt = "2024-01-0" + (1 + random.nextInt(days));
-                String key = id + "/" + dt;
-                if (random.nextInt(6) == 0) {
-                    write.write(BinaryRowWriter.toRow(TYPE, RowKind.DELETE, id, dt, null));
-                    model.remove(key);
-                } else {
-                    int v = random.nextInt(1000);
-                    write.write(BinaryRowWriter.toRow(TYPE, id, dt, v));
-                    model.put(key, List.of(id, dt, v));
-                }
-            }
-            table.newAppend().addFiles(write.prepareCommit()).commit();
-        }
+        RescaleTest.write(table, random, model, n, days);
     }
 
     private static List<List<Object>> read(TableScan scan) {
-        List<List<Object>> rows = new ArrayList<>(Rows.readAll(scan.rows(), TYPE, false));
-        rows.sort(Comparator.comparing(Object::toString));
-        return rows;
+        return RescaleTest.read(scan);
     }
 
     private static List<List<Object>> rows(Map<String, List<Object>> model) {
-        List<List<Object>> rows = new ArrayList<>(model.values());
-        rows.sort(Comparator.comparing(Object::toString));
-        return rows;
+        return RescaleTest.rows(model);
     }
 
     /**

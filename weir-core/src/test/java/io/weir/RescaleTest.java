@@ -47,10 +47,16 @@ class RescaleTest {
 
     /** Writes random upserts and deletes in several commits; returns the model by key text. */
     private static void write(Table table, Random random, Map<String, List<Object>> model, int n) {
+        write(table, random, model, n, 3);
+    }
+
+    /** Random upserts and deletes into days 1 to {@code days}, one commit; updates the model. */
+    static void write(
+            Table table, Random random, Map<String, List<Object>> model, int n, int days) {
         try (TableWrite write = table.newWrite().writeBufferSize(16 << 10).create()) {
             for (int i = 0; i < n; i++) {
                 long id = random.nextInt(300);
-                String dt = "2024-01-0" + (1 + random.nextInt(3));
+                String dt = "2024-01-0" + (1 + random.nextInt(days));
                 String key = id + "/" + dt;
                 if (random.nextInt(6) == 0) {
                     write.write(BinaryRowWriter.toRow(TYPE, RowKind.DELETE, id, dt, null));
@@ -65,13 +71,13 @@ class RescaleTest {
         }
     }
 
-    private static List<List<Object>> read(TableScan scan) {
+    static List<List<Object>> read(TableScan scan) {
         List<List<Object>> rows = new ArrayList<>(Rows.readAll(scan.rows(), TYPE, false));
         rows.sort(Comparator.comparing(Object::toString));
         return rows;
     }
 
-    private static List<List<Object>> rows(Map<String, List<Object>> model) {
+    static List<List<Object>> rows(Map<String, List<Object>> model) {
         List<List<Object>> rows = new ArrayList<>(model.values());
         rows.sort(Comparator.comparing(Object::toString));
         return rows;
