@@ -5,7 +5,6 @@ import io.weir.data.BinaryRow;
 import org.apache.parquet.column.ColumnWriteStore;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
-import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
@@ -17,10 +16,11 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Writes rows into a Parquet file with parquet-java's file, page and column writers, but without
- * its record layer: {@link RowShredder} hands each column writer its value. Row groups are cut as
- * parquet-java's {@code ParquetWriter} cuts them (the buffered size checked at the same row
- * counts), so a file is byte for byte what {@code ParquetWriter} writes with the same properties.
+ * Writes rows into a Parquet file with parquet-java's file and column writers, but without its
+ * record layer ({@link RowShredder} hands each column writer its value) and with its own page
+ * buffers ({@link RowGroupPages}). Row groups are cut as parquet-java's {@code ParquetWriter} cuts
+ * them (the buffered size checked at the same row counts), so a file is byte for byte what {@code
+ * ParquetWriter} writes with the same properties.
  */
 final class ParquetRowWriter {
     /** The footer key naming the object model that wrote the file, as parquet-java sets it. */
@@ -32,11 +32,10 @@ final class ParquetRowWriter {
     private final RowShredder shredder;
     private final MessageType schema;
     private final Map<String, String> metadata;
-    private final BytesInputCompressor compressor;
     private final ParquetProperties properties;
     private final long rowGroupSize;
+    private final RowGroupPages pages;
 
-    private ColumnChunkPageWriteStore pages;
     private ColumnWriteStore columns;
     private long nextRowGroupSize;
     private long rowCount; // in the current row group
@@ -55,7 +54,6 @@ final class ParquetRowWriter {
         this.schema = shredder.schema();
         this.metadata = new HashMap<>(metadata);
         this.metadata.put(MODEL_KEY, MODEL);
-        this.compressor = compressor;
         this.properties = properties;
         this.rowGroupSize = rowGroupSize;
         this.nextRowGroupSize = rowGroupSize;
@@ -69,20 +67,12 @@ final class ParquetRowWriter {
                         null,
                         properties);
         file.start();
+        pages = new RowGroupPages(schema, compressor, properties.getPageWriteChecksumEnabled());
         startRowGroup();
         nextSizeCheck = properties.getMinRowCountForPageSizeCheck();
     }
 
     private void startRowGroup() {
-        pages =
-                new ColumnChunkPageWriteStore(
-                        compressor,
-                        schema,
-                        properties.getAllocator(),
-                        properties.getColumnIndexTruncateLength(),
-                        properties.getPageWriteChecksumEnabled(),
-                        null,
-                        0);
         columns = properties.newColumnWriteStore(schema, pages, pages);
         shredder.writeTo(columns);
     }
@@ -127,14 +117,13 @@ final class ParquetRowWriter {
             if (rowCount > 0) {
                 file.startBlock(rowCount);
                 columns.flush();
-                pages.flushToFileWriter(file);
+                pages.writeTo(file);
                 rowCount = 0;
                 file.endBlock();
                 nextRowGroupSize = Math.min(file.getNextRowGroupSize(), rowGroupSize);
             }
         } finally {
             columns.close();
-            pages.close();
         }
     }
 

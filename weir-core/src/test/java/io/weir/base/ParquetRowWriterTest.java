@@ -65,6 +65,36 @@ class ParquetRowWriterTest {
     @ParameterizedTest
     @EnumSource(BaseFileCompression.class)
     void writesWhatParquetJavasWriterWrites(BaseFileCompression compression) throws Exception {
+        ParquetMetadata footer = compareWithParquetJava(compression, PAGE_SIZE, ROW_GROUP_SIZE);
+
+        // What was compared holds what matters: several row groups, and dictionaries that fall
+        // back to plain pages next to dictionaries that do not.
+        assertThat(footer.getBlocks()).hasSizeGreaterThan(2);
+        String path = dir.resolve("ours.parquet").toString();
+        assertThat(BaseFileColumnarReadTest.chunkHas(path, "u", true, true)).isTrue();
+        assertThat(BaseFileColumnarReadTest.chunkHas(path, "s", true, false)).isTrue();
+        assertThat(BaseFileColumnarReadTest.chunkHas(path, "plain", false, true)).isTrue();
+    }
+
+    /**
+     * One row group whose larger column chunks fill more than one of {@link RowGroupPages}' buffers
+     * (the first holds 64 KiB).
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = BaseFileCompression.class,
+            names = {"UNCOMPRESSED", "SNAPPY"})
+    void aColumnChunkLargerThanOneBufferIsWrittenAsParquetJavaWritesIt(
+            BaseFileCompression compression) throws Exception {
+        ParquetMetadata footer = compareWithParquetJava(compression, 16 << 10, 64 << 20);
+
+        assertThat(footer.getBlocks()).hasSize(1);
+        ColumnChunkMetaData id = footer.getBlocks().get(0).getColumns().get(0);
+        assertThat(id.getTotalSize()).isGreaterThan(2 * (64 << 10));
+    }
+
+    private ParquetMetadata compareWithParquetJava(
+            BaseFileCompression compression, int pageSize, long rowGroupSize) throws Exception {
         List<Object[]> rows = rows(new Random(7));
         Map<String, String> metadata = Map.of("weir.format-version", "1");
         Path ours = dir.resolve("ours.parquet");
@@ -77,8 +107,8 @@ class ParquetRowWriterTest {
                         new RowShredder(TYPE),
                         metadata,
                         codecs.getCompressor(ParquetCodecs.codecName(compression)),
-                        properties().withValuesWriterFactory(new ValueWriters()).build(),
-                        ROW_GROUP_SIZE);
+                        properties(pageSize).withValuesWriterFactory(new ValueWriters()).build(),
+                        rowGroupSize);
         for (Object[] values : rows) {
             writer.write(BinaryRowWriter.toRow(TYPE, values));
         }
@@ -92,9 +122,9 @@ class ParquetRowWriterTest {
                         .withExtraMetaData(metadata)
                         .withCodecFactory(codecs)
                         .withCompressionCodec(ParquetCodecs.codecName(compression))
-                        .withRowGroupSize(ROW_GROUP_SIZE)
-                        .withPageSize(PAGE_SIZE)
-                        .withDictionaryPageSize(PAGE_SIZE)
+                        .withRowGroupSize(rowGroupSize)
+                        .withPageSize(pageSize)
+                        .withDictionaryPageSize(pageSize)
                         .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
                         .withPageWriteChecksumEnabled(true)
                         .withDictionaryEncoding("plain", false)
@@ -129,22 +159,15 @@ class ParquetRowWriterTest {
                 new HashMap<>(footer.getFileMetaData().getKeyValueMetaData());
         assertThat(keyValues.remove(ParquetWriter.OBJECT_MODEL_NAME_PROP)).isEqualTo("weir");
         assertThat(keyValues).isEqualTo(metadata);
-
-        // What was compared holds what matters: several row groups, and dictionaries that fall
-        // back to plain pages next to dictionaries that do not.
-        assertThat(footer.getBlocks()).hasSizeGreaterThan(2);
-        String path = ours.toString();
-        assertThat(BaseFileColumnarReadTest.chunkHas(path, "u", true, true)).isTrue();
-        assertThat(BaseFileColumnarReadTest.chunkHas(path, "s", true, false)).isTrue();
-        assertThat(BaseFileColumnarReadTest.chunkHas(path, "plain", false, true)).isTrue();
         assertThat(footer.getBlocks().stream().mapToLong(BlockMetaData::getRowCount).sum())
                 .isEqualTo(ROWS);
+        return footer;
     }
 
-    private static ParquetProperties.Builder properties() {
+    private static ParquetProperties.Builder properties(int pageSize) {
         return ParquetProperties.builder()
-                .withPageSize(PAGE_SIZE)
-                .withDictionaryPageSize(PAGE_SIZE)
+                .withPageSize(pageSize)
+                .withDictionaryPageSize(pageSize)
                 .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
                 .withPageWriteChecksumEnabled(true)
                 .withDictionaryEncoding("plain", false);

@@ -1,0 +1,315 @@
+package io.weir.base;
+
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.column.page.PageWriteStore;
+import org.apache.parquet.column.page.PageWriter;
+import org.apache.parquet.column.statistics.SizeStatistics;
+import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.column.values.bloomfilter.BloomFilterWriteStore;
+import org.apache.parquet.column.values.bloomfilter.BloomFilterWriter;
+import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
+import org.apache.parquet.format.converter.ParquetMetadataConverter;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.io.ParquetEncodingException;
+import org.apache.parquet.schema.MessageType;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32;
+
+/**
+ * The compressed pages of one row group, column by column, until {@link #writeTo} hands them to the
+ * file writer a column chunk at a time; then the same buffers take the next row group.
+ *
+ * <p>It takes the place of parquet-java's {@code ColumnChunkPageWriteStore}, which allocates and
+ * fills two fresh arrays of each page's compressed size (one only to checksum it, one to keep it).
+ * Here a page is compressed into the codec's reused buffer and copied once, into its column's
+ * growing array; the file writer then writes headers, checksums, statistics and column and offset
+ * indexes exactly as it does for parquet-java's store, so the file is byte for byte the same
+ * ({@code ParquetRowWriterTest}). {@link PageWriter#getMemSize} counts page headers too, as
+ * parquet-java's does, because row groups are cut by that size.
+ *
+ * <p>Format 1.0 data pages only (what {@link BaseFileWriter} writes), no bloom filters, no
+ * encryption.
+ */
+final class RowGroupPages implements PageWriteStore, BloomFilterWriteStore {
+    private static final ParquetMetadataConverter HEADERS = new ParquetMetadataConverter();
+
+    private final Map<ColumnDescriptor, ColumnPages> columns = new LinkedHashMap<>();
+    private final ByteArrayOutputStream header = new ByteArrayOutputStream(64);
+    private final CRC32 crc;
+
+    RowGroupPages(MessageType schema, BytesInputCompressor compressor, boolean checksums) {
+        this.crc = checksums ? new CRC32() : null;
+        for (ColumnDescriptor column : schema.getColumns()) {
+            columns.put(column, new ColumnPages(column, compressor));
+        }
+    }
+
+    @Override
+    public PageWriter getPageWriter(ColumnDescriptor column) {
+        return columns.get(column);
+    }
+
+    @Override
+    public BloomFilterWriter getBloomFilterWriter(ColumnDescriptor column) {
+        throw new UnsupportedOperationException("Weir base files have no bloom filters");
+    }
+
+    /** Nothing to release: the buffers are plain arrays. */
+    @Override
+    public void close() {}
+
+    /** Writes every column chunk of the row group, in schema order, and empties the buffers. */
+    void writeTo(ParquetFileWriter file) throws IOException {
+        for (ColumnPages column : columns.values()) {
+            column.writeTo(file);
+        }
+    }
+
+    /** One data page of a column chunk: where its compressed bytes are, and what describes it. */
+    private record Page(
+            byte[] slab,
+            int offset,
+            int length,
+            int uncompressedSize,
+            int valueCount,
+            int rowCount,
+            Statistics<?> statistics,
+            SizeStatistics sizeStatistics,
+            Encoding rlEncoding,
+            Encoding dlEncoding,
+            Encoding valuesEncoding) {}
+
+    /**
+     * The pages of one column chunk, in slabs that a page never straddles (the file writer
+     * checksums a page as one array). Slabs grow from {@link #FIRST_SLAB} to {@link #MAX_SLAB} as a
+     * chunk grows, so a small column holds little, and are kept for the next row group.
+     */
+    private final class ColumnPages extends OutputStream implements PageWriter {
+        private static final int FIRST_SLAB = 64 << 10;
+        private static final int MAX_SLAB = 8 << 20;
+
+        private final ColumnDescriptor column;
+        private final BytesInputCompressor compressor;
+        private final List<Page> pages = new ArrayList<>();
+        private final List<byte[]> slabs = new ArrayList<>();
+        private int slab = -1; // the index of the slab being filled
+        private int position; // in it
+        private long size;
+        private long headerBytes;
+        private long valueCount;
+        private DictionaryPage dictionary;
+
+        ColumnPages(ColumnDescriptor column, BytesInputCompressor compressor) {
+            this.column = column;
+            this.compressor = compressor;
+        }
+
+        @Override
+        public void writePage(
+                BytesInput page,
+                int valueCount,
+                int rowCount,
+                Statistics<?> statistics,
+                SizeStatistics sizeStatistics,
+                Encoding rlEncoding,
+                Encoding dlEncoding,
+                Encoding valuesEncoding)
+                throws IOException {
+            long uncompressedSize = page.size();
+            if (uncompressedSize > Integer.MAX_VALUE) {
+                throw new ParquetEncodingException(
+                        "Cannot write a Parquet page of more than 2 GiB: " + uncompressedSize);
+            }
+            BytesInput compressed = compressor.compress(page);
+            int length = (int) compressed.size();
+            byte[] into = slabFor(length);
+            int offset = position;
+            compressed.writeAllTo(this);
+            size += length;
+            header.reset();
+            if (crc != null) {
+                crc.reset();
+                crc.update(into, offset, length);
+                HEADERS.writeDataPageV1Header(
+                        (int) uncompressedSize,
+                        length,
+                        valueCount,
+                        rlEncoding,
+                        dlEncoding,
+                        valuesEncoding,
+                        (int) crc.getValue(),
+                        header);
+            } else {
+                HEADERS.writeDataPageV1Header(
+                        (int) uncompressedSize,
+                        length,
+                        valueCount,
+                        rlEncoding,
+                        dlEncoding,
+                        valuesEncoding,
+                        header);
+            }
+            headerBytes += header.size();
+            this.valueCount += valueCount;
+            pages.add(
+                    new Page(
+                            into,
+                            offset,
+                            length,
+                            (int) uncompressedSize,
+                            valueCount,
+                            rowCount,
+                            statistics,
+                            sizeStatistics,
+                            rlEncoding,
+                            dlEncoding,
+                            valuesEncoding));
+        }
+
+        /** The slab to copy a page of {@code length} bytes into, from {@link #position}. */
+        private byte[] slabFor(int length) {
+            if (slab >= 0 && slabs.get(slab).length - position >= length) {
+                return slabs.get(slab);
+            }
+            position = 0;
+            slab++;
+            if (slab < slabs.size() && slabs.get(slab).length >= length) {
+                return slabs.get(slab);
+            }
+            int grown = slab == 0 ? FIRST_SLAB : Math.min(2 * slabs.get(slab - 1).length, MAX_SLAB);
+            byte[] fresh = new byte[Math.max(grown, length)];
+            if (slab < slabs.size()) {
+                slabs.set(slab, fresh);
+            } else {
+                slabs.add(fresh);
+            }
+            return fresh;
+        }
+
+        /** Receives the compressed page from the codec's buffer: the one copy. */
+        @Override
+        public void write(byte[] from, int offset, int length) {
+            System.arraycopy(from, offset, slabs.get(slab), position, length);
+            position += length;
+        }
+
+        @Override
+        public void write(int b) {
+            slabs.get(slab)[position++] = (byte) b;
+        }
+
+        @Override
+        public void writePage(
+                BytesInput page,
+                int valueCount,
+                int rowCount,
+                Statistics<?> statistics,
+                Encoding rlEncoding,
+                Encoding dlEncoding,
+                Encoding valuesEncoding) {
+            throw new UnsupportedOperationException("Data pages come with size statistics");
+        }
+
+        @Override
+        @Deprecated
+        public void writePage(
+                BytesInput page,
+                int valueCount,
+                Statistics<?> statistics,
+                Encoding rlEncoding,
+                Encoding dlEncoding,
+                Encoding valuesEncoding) {
+            throw new UnsupportedOperationException("Data pages come with their row count");
+        }
+
+        @Override
+        public void writePageV2(
+                int rowCount,
+                int nullCount,
+                int valueCount,
+                BytesInput repetitionLevels,
+                BytesInput definitionLevels,
+                Encoding dataEncoding,
+                BytesInput data,
+                Statistics<?> statistics) {
+            throw new UnsupportedOperationException("Weir base files have format 1.0 pages");
+        }
+
+        @Override
+        public void writeDictionaryPage(DictionaryPage page) throws IOException {
+            if (dictionary != null) {
+                throw new ParquetEncodingException("Only one dictionary page is allowed");
+            }
+            // Once per column chunk: a copy of its own, since the codec reuses its buffer.
+            BytesInput compressed = BytesInput.copy(compressor.compress(page.getBytes()));
+            dictionary =
+                    new DictionaryPage(
+                            compressed,
+                            (int) page.getBytes().size(),
+                            page.getDictionarySize(),
+                            page.getEncoding());
+        }
+
+        void writeTo(ParquetFileWriter file) throws IOException {
+            file.startColumn(column, valueCount, compressor.getCodecName());
+            if (dictionary != null) {
+                file.writeDictionaryPage(dictionary);
+            }
+            for (Page p : pages) {
+                file.writeDataPage(
+                        p.valueCount(),
+                        p.uncompressedSize(),
+                        BytesInput.from(p.slab(), p.offset(), p.length()),
+                        p.statistics(),
+                        p.rowCount(),
+                        p.rlEncoding(),
+                        p.dlEncoding(),
+                        p.valuesEncoding(),
+                        null,
+                        null,
+                        p.sizeStatistics());
+            }
+            file.endColumn();
+            pages.clear();
+            slab = -1;
+            position = 0;
+            size = 0;
+            headerBytes = 0;
+            valueCount = 0;
+            dictionary = null;
+        }
+
+        /** Nothing to release; the slabs stay for the next row group. */
+        @Override
+        public void close() {}
+
+        @Override
+        public long getMemSize() {
+            return size + headerBytes;
+        }
+
+        @Override
+        public long allocatedSize() {
+            long bytes = 0;
+            for (byte[] s : slabs) {
+                bytes += s.length;
+            }
+            return bytes;
+        }
+
+        @Override
+        public String memUsageString(String prefix) {
+            return prefix + " " + column + " pages: " + size + " bytes in " + pages.size();
+        }
+    }
+}
