@@ -104,6 +104,12 @@ public final class SinkTable {
                 // compaction tasks inside the ingestion job. Off unless --compaction on.
                 options.put("compaction.schedule.enabled", String.valueOf(compaction));
                 options.put("compaction.async.enabled", String.valueOf(compaction));
+                if (compaction) {
+                    // Keeps every instant on the active timeline, which the history replays
+                    // (HudiHistory); archiving changes no data file.
+                    options.put("archive.min_commits", "1000000");
+                    options.put("archive.max_commits", "1000001");
+                }
                 options.put("write.tasks", String.valueOf(parallelism));
             }
             case BLACKHOLE, BLACKHOLE2, BLACKHOLE117 -> options.put("connector", "blackhole");

@@ -9,17 +9,18 @@ import java.util.stream.Stream;
 /**
  * Reads a table's history after the ingestion, through the sink's own API, into a {@link
  * CompactionHistory} (docs/benchmark.md, "Compaction on"): {@link WeirHistory}, {@link
- * PaimonHistory}. Not timed: it runs after the ingestion's figures were taken.
+ * PaimonHistory}, {@link HudiHistory}. Not timed: it runs after the ingestion's figures were taken.
  */
 final class TableHistory {
     private TableHistory() {}
 
-    /** The history of the table, or null for a sink whose history is not read (Hudi). */
+    /** The history of the table, or null for a sink without one (or a Hudi table whose is gone). */
     static CompactionHistory read(SinkTable table) {
         Path dir = table.tableDir();
         return switch (table.kind()) {
             case WEIR -> WeirHistory.read(dir);
             case PAIMON -> PaimonHistory.read(dir);
+            case HUDI -> HudiHistory.read(dir);
             default -> null;
         };
     }
