@@ -1,6 +1,8 @@
 //! Log files (docs/format.md §4): every check of §4.4, then the rows' bytes.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use bytes::Bytes;
 
 use crate::storage::Storage;
 
@@ -47,70 +49,161 @@ fn u32_at(b: &[u8], off: usize) -> u32 {
 
 /// Reads and verifies a whole log file whose rows have `field_count` fields.
 pub fn read_log(storage: &Storage, path: &Path, field_count: u32) -> Result<LogRecords> {
-    let bytes = storage.read(path)?;
-    parse_log(path, &bytes, field_count)
+    collect(LogBlocks::open(path, storage.read(path)?, field_count)?)
 }
 
 /// Verifies `bytes`, the content of the log file `path`, and returns its records.
 pub fn parse_log(path: &Path, bytes: &[u8], field_count: u32) -> Result<LogRecords> {
-    let corrupt = |off: usize, msg: String| Error::corrupt(path, off as u64, msg);
-    let len = bytes.len();
-    if len < 8 {
-        return Err(corrupt(
-            0,
-            format!("truncated: {len} bytes, a log file has at least 28"),
-        ));
-    }
-    if &bytes[0..4] != FILE_MAGIC {
-        return Err(corrupt(
-            0,
-            "not a Weir log file: the magic is not WLOG".into(),
-        ));
-    }
-    let version = u32_at(bytes, 4);
-    if version != 1 {
-        return Err(corrupt(
-            4,
-            format!("unknown log format version {version} (this reader reads 1)"),
-        ));
-    }
-    if len < 28 {
-        return Err(corrupt(
-            len,
-            format!("truncated: {len} bytes, a log file has at least 28"),
-        ));
-    }
-    let footer = len - 20;
-    if &bytes[footer..footer + 4] != FOOTER_MAGIC {
-        return Err(corrupt(
-            footer,
-            "no footer: the file is truncated, torn or has bytes appended".into(),
-        ));
-    }
-    let footer_crc = u32_at(bytes, footer + 16);
-    if crc32c::crc32c(&bytes[footer..footer + 16]) != footer_crc {
-        return Err(corrupt(footer, "footer checksum mismatch".into()));
-    }
-    let block_count = u32_at(bytes, footer + 4) as u64;
-    let total_records = u64::from_le_bytes(bytes[footer + 8..footer + 16].try_into().expect("8"));
-    let counts_fit = if len == 28 {
-        block_count == 0 && total_records == 0
-    } else {
-        total_records >= block_count && (len as u64 - 28) >= 32 * block_count && block_count > 0
-    };
-    if !counts_fit {
-        return Err(corrupt(
-            footer,
-            format!(
-                "footer counts ({block_count} blocks, {total_records} records) do not fit a file of {len} bytes"
-            ),
-        ));
-    }
-    let min_row = min_row_size(field_count);
+    collect(LogBlocks::open(
+        path,
+        Bytes::copy_from_slice(bytes),
+        field_count,
+    )?)
+}
+
+fn collect(mut blocks: LogBlocks) -> Result<LogRecords> {
     let mut records = LogRecords::default();
-    let mut off = 8usize;
-    let mut schema_id: Option<u32> = None;
-    while off < footer {
+    while let Some(block) = blocks.next_block()? {
+        let b = records.blocks.len() as u32;
+        records
+            .rows
+            .extend(block.rows.iter().map(|&(off, len)| (b, off, len)));
+        records.blocks.push(block.raw);
+        records.block_offsets.push(block.offset);
+    }
+    Ok(records)
+}
+
+/// One verified, decompressed block of a log file.
+#[derive(Debug)]
+pub struct LogBlock {
+    pub raw: Vec<u8>,
+    /// The block's file offset, for errors about its rows.
+    pub offset: u64,
+    /// (offset of the row in `raw`, row length), in stored order.
+    pub rows: Vec<(u32, u32)>,
+}
+
+impl LogBlock {
+    pub fn row(&self, i: usize) -> &[u8] {
+        let (off, len) = self.rows[i];
+        &self.raw[off as usize..(off + len) as usize]
+    }
+}
+
+/// The blocks of a log file, each verified and decompressed when it is pulled, so that a reader
+/// holds one block's rows at a time rather than the whole file's (the stored bytes stay whole).
+/// The header and footer are checked on open, the footer's counts after the last block.
+pub struct LogBlocks {
+    path: PathBuf,
+    bytes: Bytes,
+    field_count: u32,
+    min_row: u64,
+    off: usize,
+    footer: usize,
+    block_count: u64,
+    total_records: u64,
+    schema_id: Option<u32>,
+    blocks_read: u64,
+    records_read: u64,
+}
+
+impl LogBlocks {
+    /// Checks the header and footer of `bytes`, the content of the log file `path`.
+    pub fn open(path: &Path, bytes: Bytes, field_count: u32) -> Result<LogBlocks> {
+        let corrupt = |off: usize, msg: String| Error::corrupt(path, off as u64, msg);
+        let len = bytes.len();
+        if len < 8 {
+            return Err(corrupt(
+                0,
+                format!("truncated: {len} bytes, a log file has at least 28"),
+            ));
+        }
+        if &bytes[0..4] != FILE_MAGIC {
+            return Err(corrupt(
+                0,
+                "not a Weir log file: the magic is not WLOG".into(),
+            ));
+        }
+        let version = u32_at(&bytes, 4);
+        if version != 1 {
+            return Err(corrupt(
+                4,
+                format!("unknown log format version {version} (this reader reads 1)"),
+            ));
+        }
+        if len < 28 {
+            return Err(corrupt(
+                len,
+                format!("truncated: {len} bytes, a log file has at least 28"),
+            ));
+        }
+        let footer = len - 20;
+        if &bytes[footer..footer + 4] != FOOTER_MAGIC {
+            return Err(corrupt(
+                footer,
+                "no footer: the file is truncated, torn or has bytes appended".into(),
+            ));
+        }
+        let footer_crc = u32_at(&bytes, footer + 16);
+        if crc32c::crc32c(&bytes[footer..footer + 16]) != footer_crc {
+            return Err(corrupt(footer, "footer checksum mismatch".into()));
+        }
+        let block_count = u32_at(&bytes, footer + 4) as u64;
+        let total_records =
+            u64::from_le_bytes(bytes[footer + 8..footer + 16].try_into().expect("8"));
+        let counts_fit = if len == 28 {
+            block_count == 0 && total_records == 0
+        } else {
+            total_records >= block_count && (len as u64 - 28) >= 32 * block_count && block_count > 0
+        };
+        if !counts_fit {
+            return Err(corrupt(
+                footer,
+                format!(
+                    "footer counts ({block_count} blocks, {total_records} records) do not fit a file of {len} bytes"
+                ),
+            ));
+        }
+        Ok(LogBlocks {
+            path: path.to_path_buf(),
+            bytes,
+            field_count,
+            min_row: min_row_size(field_count),
+            off: 8,
+            footer,
+            block_count,
+            total_records,
+            schema_id: None,
+            blocks_read: 0,
+            records_read: 0,
+        })
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The next block, verified and decompressed; None after the last, once the footer's counts
+    /// are checked against the blocks read.
+    pub fn next_block(&mut self) -> Result<Option<LogBlock>> {
+        let path = self.path.as_path();
+        let corrupt = |off: usize, msg: String| Error::corrupt(path, off as u64, msg);
+        let bytes = &self.bytes[..];
+        let (off, footer) = (self.off, self.footer);
+        if off >= footer {
+            if self.blocks_read != self.block_count || self.records_read != self.total_records {
+                return Err(corrupt(
+                    footer,
+                    format!(
+                        "footer counts {} blocks and {} records, the file holds {} and {}",
+                        self.block_count, self.total_records, self.blocks_read, self.records_read
+                    ),
+                ));
+            }
+            return Ok(None);
+        }
         if footer - off < 32 {
             return Err(corrupt(
                 off,
@@ -143,13 +236,16 @@ pub fn parse_log(path: &Path, bytes: &[u8], field_count: u32) -> Result<LogRecor
                 "reserved block header bytes are not zero".into(),
             ));
         }
-        if fields != field_count {
+        if fields != self.field_count {
             return Err(corrupt(
                 off + 12,
-                format!("block has {fields} fields per row, the schema has {field_count}"),
+                format!(
+                    "block has {fields} fields per row, the schema has {}",
+                    self.field_count
+                ),
             ));
         }
-        if *schema_id.get_or_insert(sid) != sid {
+        if *self.schema_id.get_or_insert(sid) != sid {
             return Err(corrupt(
                 off + 8,
                 format!("block schema id {sid} differs from the first block's"),
@@ -205,8 +301,8 @@ pub fn parse_log(path: &Path, bytes: &[u8], field_count: u32) -> Result<LogRecor
                 ),
             ));
         }
-        let block_index = records.blocks.len() as u32;
         let mut pos = 0usize;
+        let mut rows = Vec::with_capacity(count as usize);
         for r in 0..count {
             if raw.len() - pos < 4 {
                 return Err(corrupt(
@@ -215,11 +311,12 @@ pub fn parse_log(path: &Path, bytes: &[u8], field_count: u32) -> Result<LogRecor
                 ));
             }
             let row_len = u32_at(&raw, pos) as usize;
-            if (row_len as u64) < min_row || pos + 4 + row_len > raw.len() {
+            if (row_len as u64) < self.min_row || pos + 4 + row_len > raw.len() {
                 return Err(corrupt(
                     off + 28,
                     format!(
-                        "record {r} of the block has length {row_len}, outside [{min_row}, rest of block]"
+                        "record {r} of the block has length {row_len}, outside [{}, rest of block]",
+                        self.min_row
                     ),
                 ));
             }
@@ -230,9 +327,7 @@ pub fn parse_log(path: &Path, bytes: &[u8], field_count: u32) -> Result<LogRecor
                     format!("record {r} of the block has row kind byte {kind}"),
                 ));
             }
-            records
-                .rows
-                .push((block_index, (pos + 4) as u32, row_len as u32));
+            rows.push(((pos + 4) as u32, row_len as u32));
             pos += 4 + row_len;
         }
         if pos != raw.len() {
@@ -241,21 +336,15 @@ pub fn parse_log(path: &Path, bytes: &[u8], field_count: u32) -> Result<LogRecor
                 "the block's records end before its raw size".into(),
             ));
         }
-        records.blocks.push(raw);
-        records.block_offsets.push(off as u64);
-        off = end + 4;
+        self.off = end + 4;
+        self.blocks_read += 1;
+        self.records_read += rows.len() as u64;
+        Ok(Some(LogBlock {
+            raw,
+            offset: off as u64,
+            rows,
+        }))
     }
-    if records.blocks.len() as u64 != block_count || records.rows.len() as u64 != total_records {
-        return Err(corrupt(
-            footer,
-            format!(
-                "footer counts {block_count} blocks and {total_records} records, the file holds {} and {}",
-                records.blocks.len(),
-                records.rows.len()
-            ),
-        ));
-    }
-    Ok(records)
 }
 
 #[cfg(test)]

@@ -14,7 +14,9 @@ use crate::error::{Error, Result};
 use crate::evolve::Mapping;
 use crate::expr::{Bound, Expr};
 use crate::lease::Lease;
+use crate::kmerge::{GroupMerge, MergeLimits};
 use crate::merge::{self, Decoded, schema_of};
+use crate::runs::{RowDecoder, Run, Source};
 use crate::metadata::{DataFile, FileKind, TableSchema, TableState};
 use crate::storage::Storage;
 use crate::table::{ROW_KIND_COLUMN, Table};
@@ -219,10 +221,48 @@ impl Plan {
         }
     }
 
-    fn merged(&self, files: &[DataFile]) -> Result<RecordBatch> {
-        let decoded = self.decode(files)?;
+    /// The streaming merge of a keyed file group's files (in read order): each a sorted run.
+    fn open_merge(&self, files: &[DataFile]) -> Result<GroupMerge> {
+        let schema = schema_of(&self.schema, &self.needed);
+        let runs = files
+            .iter()
+            .map(|f| {
+                let path = self.location.join(&f.path);
+                match f.kind {
+                    FileKind::Base => Ok(Run {
+                        path,
+                        source: Source::Base(self.open_base(f)?),
+                    }),
+                    FileKind::Log => {
+                        let bytes = self.storage.read(&path)?;
+                        let decoder = RowDecoder {
+                            path,
+                            read: self.schema.clone(),
+                            mapping: self.mapping(f).cloned(),
+                        };
+                        Run::log(bytes, decoder)
+                    }
+                }
+            })
+            .collect::<Result<Vec<_>>>()?;
         let key: Vec<usize> = self.key.iter().map(|&p| self.index_in_needed(p)).collect();
-        merge::merge(&decoded, &key, &self.fold)
+        GroupMerge::new(
+            runs,
+            self.needed.clone(),
+            schema,
+            key,
+            self.fold.clone(),
+            MergeLimits::default(),
+        )
+    }
+
+    /// A keyed file group's live rows as one batch (of the needed columns), in key order.
+    fn merged(&self, files: &[DataFile]) -> Result<RecordBatch> {
+        let batches = self.open_merge(files)?.collect::<Result<Vec<_>>>()?;
+        Ok(arrow_select::concat::concat_batches(
+            &schema_of(&self.schema, &self.needed),
+            &batches,
+        )?)
     }
 
     /// The rows of `batch` (of the needed columns) that pass the filter.
@@ -249,10 +289,7 @@ impl Plan {
                     kind.map(|k| vec![if k == b"-D" { "-D" } else { "+I" }; batch.num_rows()]);
                 Ok(vec![(batch, kinds)])
             }
-            Task::Merge(files) => {
-                let merged = self.merged(&files)?;
-                Ok(vec![(self.project(&self.filtered(merged)?)?, None)])
-            }
+            Task::Merge(_) => unreachable!("a merge streams (Scan::step)"),
             Task::Diff(before, after) => self.diff(&before, &after),
         }
     }
@@ -360,12 +397,16 @@ pub(crate) enum Task {
     Diff(Vec<DataFile>, Vec<DataFile>),
 }
 
+/// Batches of the needed columns, pulled one at a time.
+type Batches = Box<dyn Iterator<Item = Result<RecordBatch>> + Send>;
+
 /// A scan: a stream of record batches in bounded memory (one file group at a time).
 pub struct Scan {
     plan: Plan,
     tasks: VecDeque<Task>,
-    /// The base file being read, batch by batch, with the row kind of its rows in change reads.
-    current: Option<(BaseBatches, Option<&'static str>)>,
+    /// The base file or merged file group being read, batch by batch (of the needed columns),
+    /// with the row kind of its rows in change reads.
+    current: Option<(Batches, Option<&'static str>)>,
     pending: VecDeque<RecordBatch>,
     changes: bool,
     schema: SchemaRef,
@@ -501,7 +542,17 @@ impl Scan {
             {
                 let kind = kind.map(|k| if k == b"-D" { "-D" } else { "+I" });
                 match self.plan.open_base(f) {
-                    Ok(b) => self.current = Some((b, kind)),
+                    Ok(b) => self.current = Some((Box::new(b), kind)),
+                    Err(e) => {
+                        self.tasks.clear();
+                        return Some(Err(e));
+                    }
+                }
+                continue;
+            }
+            if let Task::Merge(files) = &task {
+                match self.plan.open_merge(files) {
+                    Ok(m) => self.current = Some((Box::new(m), None)),
                     Err(e) => {
                         self.tasks.clear();
                         return Some(Err(e));
