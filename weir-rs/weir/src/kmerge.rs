@@ -252,13 +252,11 @@ impl GroupMerge {
         };
         let out = fold_sorted(&batch, &self.kinds, &self.ranges, &self.fold)?;
         for s in &mut self.runs {
-            if s.live {
-                let current = s.held.pop().expect("current");
-                s.held.clear();
-                s.held.push(current);
-            } else {
-                s.held.clear();
+            let current = if s.live { s.held.pop() } else { None };
+            for w in s.held.drain(..) {
+                s.run.recycle(w);
             }
+            s.held.extend(current);
         }
         self.picks.clear();
         self.kinds.clear();
@@ -310,3 +308,7 @@ impl Iterator for GroupMerge {
         r
     }
 }
+
+#[cfg(test)]
+#[path = "kmerge_tests.rs"]
+mod tests;

@@ -49,14 +49,18 @@ fn u32_at(b: &[u8], off: usize) -> u32 {
 
 /// Reads and verifies a whole log file whose rows have `field_count` fields.
 pub fn read_log(storage: &Storage, path: &Path, field_count: u32) -> Result<LogRecords> {
-    collect(LogBlocks::open(path, storage.read(path)?, field_count)?)
+    collect(LogBlocks::open(
+        path,
+        LogBytes::open(storage, path)?,
+        field_count,
+    )?)
 }
 
 /// Verifies `bytes`, the content of the log file `path`, and returns its records.
 pub fn parse_log(path: &Path, bytes: &[u8], field_count: u32) -> Result<LogRecords> {
     collect(LogBlocks::open(
         path,
-        Bytes::copy_from_slice(bytes),
+        LogBytes::Memory(Bytes::copy_from_slice(bytes)),
         field_count,
     )?)
 }
@@ -72,6 +76,53 @@ fn collect(mut blocks: LogBlocks) -> Result<LogRecords> {
         records.block_offsets.push(block.offset);
     }
     Ok(records)
+}
+
+/// Where a log file's bytes come from: memory (an object fetched whole), or a local file read
+/// block by block, so that a reader holds a block's bytes rather than the file's.
+pub enum LogBytes {
+    Memory(Bytes),
+    File(std::fs::File),
+}
+
+impl LogBytes {
+    /// The log file `path` of `storage`.
+    pub fn open(storage: &Storage, path: &Path) -> Result<LogBytes> {
+        Ok(match storage {
+            Storage::Local => {
+                LogBytes::File(std::fs::File::open(path).map_err(|e| Error::io(path, e))?)
+            }
+            _ => LogBytes::Memory(storage.read(path)?),
+        })
+    }
+
+    fn len(&self, path: &Path) -> Result<usize> {
+        match self {
+            LogBytes::Memory(b) => Ok(b.len()),
+            LogBytes::File(f) => Ok(f.metadata().map_err(|e| Error::io(path, e))?.len() as usize),
+        }
+    }
+
+    /// `len` bytes from `off` (which the caller has checked lie in the file), in `buf` if they
+    /// must be read.
+    fn read<'a>(
+        &'a self,
+        path: &Path,
+        off: usize,
+        len: usize,
+        buf: &'a mut Vec<u8>,
+    ) -> Result<&'a [u8]> {
+        match self {
+            LogBytes::Memory(b) => Ok(&b[off..off + len]),
+            LogBytes::File(f) => {
+                use std::os::unix::fs::FileExt;
+                buf.resize(len, 0);
+                f.read_exact_at(buf, off as u64)
+                    .map_err(|e| Error::io(path, e))?;
+                Ok(&buf[..])
+            }
+        }
+    }
 }
 
 /// One verified, decompressed block of a log file.
@@ -96,7 +147,11 @@ impl LogBlock {
 /// The header and footer are checked on open, the footer's counts after the last block.
 pub struct LogBlocks {
     path: PathBuf,
-    bytes: Bytes,
+    src: LogBytes,
+    /// The stored bytes of the block being read, when they come from a file.
+    buf: Vec<u8>,
+    /// Buffers of blocks given back, for the next blocks' rows.
+    pool: Vec<Vec<u8>>,
     field_count: u32,
     min_row: u64,
     off: usize,
@@ -109,10 +164,12 @@ pub struct LogBlocks {
 }
 
 impl LogBlocks {
-    /// Checks the header and footer of `bytes`, the content of the log file `path`.
-    pub fn open(path: &Path, bytes: Bytes, field_count: u32) -> Result<LogBlocks> {
+    /// Checks the header and footer of `src`, the content of the log file `path`.
+    pub fn open(path: &Path, src: LogBytes, field_count: u32) -> Result<LogBlocks> {
         let corrupt = |off: usize, msg: String| Error::corrupt(path, off as u64, msg);
-        let len = bytes.len();
+        let len = src.len(path)?;
+        let mut buf = Vec::new();
+        let bytes = src.read(path, 0, len.min(8), &mut buf)?;
         if len < 8 {
             return Err(corrupt(
                 0,
@@ -125,7 +182,7 @@ impl LogBlocks {
                 "not a Weir log file: the magic is not WLOG".into(),
             ));
         }
-        let version = u32_at(&bytes, 4);
+        let version = u32_at(bytes, 4);
         if version != 1 {
             return Err(corrupt(
                 4,
@@ -139,19 +196,19 @@ impl LogBlocks {
             ));
         }
         let footer = len - 20;
-        if &bytes[footer..footer + 4] != FOOTER_MAGIC {
+        let tail = src.read(path, footer, 20, &mut buf)?;
+        if &tail[..4] != FOOTER_MAGIC {
             return Err(corrupt(
                 footer,
                 "no footer: the file is truncated, torn or has bytes appended".into(),
             ));
         }
-        let footer_crc = u32_at(&bytes, footer + 16);
-        if crc32c::crc32c(&bytes[footer..footer + 16]) != footer_crc {
+        let footer_crc = u32_at(tail, 16);
+        if crc32c::crc32c(&tail[..16]) != footer_crc {
             return Err(corrupt(footer, "footer checksum mismatch".into()));
         }
-        let block_count = u32_at(&bytes, footer + 4) as u64;
-        let total_records =
-            u64::from_le_bytes(bytes[footer + 8..footer + 16].try_into().expect("8"));
+        let block_count = u32_at(tail, 4) as u64;
+        let total_records = u64::from_le_bytes(tail[8..16].try_into().expect("8"));
         let counts_fit = if len == 28 {
             block_count == 0 && total_records == 0
         } else {
@@ -167,7 +224,9 @@ impl LogBlocks {
         }
         Ok(LogBlocks {
             path: path.to_path_buf(),
-            bytes,
+            src,
+            buf: Vec::new(),
+            pool: Vec::new(),
             field_count,
             min_row: min_row_size(field_count),
             off: 8,
@@ -180,9 +239,11 @@ impl LogBlocks {
         })
     }
 
-    /// The file's path.
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// Takes back the buffer of a block the reader is done with, for a later block's rows.
+    pub fn recycle(&mut self, block: LogBlock) {
+        if self.pool.len() < 64 {
+            self.pool.push(block.raw);
+        }
     }
 
     /// The next block, verified and decompressed; None after the last, once the footer's counts
@@ -190,7 +251,6 @@ impl LogBlocks {
     pub fn next_block(&mut self) -> Result<Option<LogBlock>> {
         let path = self.path.as_path();
         let corrupt = |off: usize, msg: String| Error::corrupt(path, off as u64, msg);
-        let bytes = &self.bytes[..];
         let (off, footer) = (self.off, self.footer);
         if off >= footer {
             if self.blocks_read != self.block_count || self.records_read != self.total_records {
@@ -210,10 +270,11 @@ impl LogBlocks {
                 "bytes before the footer are too few to form a block".into(),
             ));
         }
-        if &bytes[off..off + 4] != BLOCK_MAGIC {
+        let head = self.src.read(path, off, 8, &mut self.buf)?;
+        if &head[..4] != BLOCK_MAGIC {
             return Err(corrupt(off, "block magic WBLK expected".into()));
         }
-        let block_length = u32_at(bytes, off + 4) as usize;
+        let block_length = u32_at(head, 4) as usize;
         if block_length < 20 || off + 8 + block_length + 4 > footer {
             return Err(corrupt(
                 off + 4,
@@ -221,16 +282,20 @@ impl LogBlocks {
             ));
         }
         let end = off + 8 + block_length;
-        let crc = u32_at(bytes, end);
-        if crc32c::crc32c(&bytes[off..end]) != crc {
+        // The block's bytes, from its magic through its CRC; offsets below are from `off`.
+        let blk = self
+            .src
+            .read(path, off, 8 + block_length + 4, &mut self.buf)?;
+        let crc = u32_at(blk, end - off);
+        if crc32c::crc32c(&blk[..end - off]) != crc {
             return Err(corrupt(off, "block checksum mismatch".into()));
         }
-        let sid = u32_at(bytes, off + 8);
-        let fields = u32_at(bytes, off + 12);
-        let count = u32_at(bytes, off + 16);
-        let codec = bytes[off + 20];
-        let raw_size = u32_at(bytes, off + 24);
-        if bytes[off + 21..off + 24] != [0, 0, 0] {
+        let sid = u32_at(blk, 8);
+        let fields = u32_at(blk, 12);
+        let count = u32_at(blk, 16);
+        let codec = blk[20];
+        let raw_size = u32_at(blk, 24);
+        if blk[21..24] != [0, 0, 0] {
             return Err(corrupt(
                 off + 21,
                 "reserved block header bytes are not zero".into(),
@@ -260,8 +325,11 @@ impl LogBlocks {
                 format!("raw size {raw_size} exceeds 2^30"),
             ));
         }
-        let payload = &bytes[off + 28..end];
-        let raw = match codec {
+        let payload = &blk[28..end - off];
+        // A buffer of a block the reader is done with (`recycle`): its pages are mapped already.
+        let mut raw = self.pool.pop().unwrap_or_default();
+        raw.clear();
+        match codec {
             0 => {
                 if payload.len() != raw_size as usize {
                     return Err(corrupt(
@@ -269,21 +337,26 @@ impl LogBlocks {
                         "codec NONE but stored size differs from raw size".into(),
                     ));
                 }
-                payload.to_vec()
+                raw.extend_from_slice(payload);
             }
-            1 => lz4_flex::block::decompress(payload, raw_size as usize)
-                .map_err(|e| corrupt(off + 28, format!("LZ4 payload does not decompress: {e}")))?,
+            1 => {
+                // Every byte is written or the block is rejected, so a recycled buffer's old
+                // bytes need no zeroing.
+                raw.resize(raw_size as usize, 0);
+                let n = lz4_flex::block::decompress_into(payload, &mut raw).map_err(|e| {
+                    corrupt(off + 28, format!("LZ4 payload does not decompress: {e}"))
+                })?;
+                raw.truncate(n);
+            }
             2 => {
-                let mut out = Vec::with_capacity(raw_size as usize);
                 let mut decoder = zstd::stream::read::Decoder::with_buffer(payload)
                     .map_err(|e| corrupt(off + 28, format!("ZSTD payload: {e}")))?
                     .single_frame();
                 std::io::Read::read_to_end(
                     &mut std::io::Read::take(&mut decoder, raw_size as u64 + 1),
-                    &mut out,
+                    &mut raw,
                 )
                 .map_err(|e| corrupt(off + 28, format!("ZSTD payload does not decompress: {e}")))?;
-                out
             }
             other => {
                 return Err(corrupt(
@@ -291,7 +364,7 @@ impl LogBlocks {
                     format!("unknown codec {other} (allowed: 0, 1, 2)"),
                 ));
             }
-        };
+        }
         if raw.len() != raw_size as usize {
             return Err(corrupt(
                 off + 28,

@@ -16,7 +16,7 @@ use arrow_select::interleave::interleave_record_batch;
 use crate::base::BaseBatches;
 use crate::error::{Error, Result};
 use crate::evolve::Mapping;
-use crate::log::{LogBlock, LogBlocks};
+use crate::log::{LogBlock, LogBlocks, LogBytes};
 use crate::merge::canonical_floats;
 use crate::metadata::TableSchema;
 use crate::row::{RowSource, decode_column};
@@ -242,7 +242,7 @@ pub(crate) enum Source {
     /// A log file's blocks.
     Log(LogBlocks, RowDecoder),
     /// Batches given with their row kinds (tests).
-    #[allow(dead_code)]
+    #[cfg_attr(not(test), allow(dead_code))]
     Batches(VecDeque<(RecordBatch, Vec<u8>)>),
 }
 
@@ -266,7 +266,7 @@ pub(crate) struct Columns {
 
 impl Run {
     /// A log file's run: its blocks, decoded by `decoder`.
-    pub(crate) fn log(bytes: bytes::Bytes, decoder: RowDecoder) -> Result<Run> {
+    pub(crate) fn log(bytes: LogBytes, decoder: RowDecoder) -> Result<Run> {
         let blocks = LogBlocks::open(&decoder.path, bytes, decoder.arity())?;
         Ok(Run {
             path: decoder.path.clone(),
@@ -350,6 +350,13 @@ impl Run {
                     .collect();
                 Ok(interleave_record_batch(&batches, &indices)?)
             }
+        }
+    }
+
+    /// Lets go of a window the merge is done with.
+    pub(crate) fn recycle(&mut self, window: Window) {
+        if let (Source::Log(blocks, _), WindowData::Block(b)) = (&mut self.source, window.data) {
+            blocks.recycle(b);
         }
     }
 

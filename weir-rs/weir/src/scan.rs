@@ -13,11 +13,12 @@ use crate::engine::{Engine, Fold};
 use crate::error::{Error, Result};
 use crate::evolve::Mapping;
 use crate::expr::{Bound, Expr};
-use crate::lease::Lease;
 use crate::kmerge::{GroupMerge, MergeLimits};
+use crate::lease::Lease;
+use crate::log::LogBytes;
 use crate::merge::{self, Decoded, schema_of};
-use crate::runs::{RowDecoder, Run, Source};
 use crate::metadata::{DataFile, FileKind, TableSchema, TableState};
+use crate::runs::{RowDecoder, Run, Source};
 use crate::storage::Storage;
 use crate::table::{ROW_KIND_COLUMN, Table};
 
@@ -234,7 +235,7 @@ impl Plan {
                         source: Source::Base(self.open_base(f)?),
                     }),
                     FileKind::Log => {
-                        let bytes = self.storage.read(&path)?;
+                        let bytes = LogBytes::open(&self.storage, &path)?;
                         let decoder = RowDecoder {
                             path,
                             read: self.schema.clone(),
