@@ -13,7 +13,10 @@ use arrow_select::interleave::interleave_record_batch;
 use crate::engine::Fold;
 use crate::error::Result;
 use crate::merge::fold_sorted;
-use crate::runs::{Columns, KeyCodec, OwnedKey, Run, Window};
+use std::cmp::Ordering;
+
+use crate::row::RowRefs;
+use crate::runs::{Columns, Key, KeyCodec, OwnedKey, RowDecoder, Run, Window};
 
 /// The bounds of a merge's memory.
 #[derive(Debug, Clone, Copy)]
@@ -52,6 +55,12 @@ fn only_record(fold: &Fold) -> Option<OnlyRecord> {
     }
 }
 
+/// A picked record ((run, window, row)) and its row kind.
+type Pick = ((u32, u32, u32), u8);
+
+/// Past every key of a run (keys are `i64`).
+const END: i128 = i128::MAX;
+
 struct RunState {
     run: Run,
     /// Windows since the last chunk; the last one is current.
@@ -83,6 +92,9 @@ pub struct GroupMerge {
     ranges: Vec<(usize, usize)>,
     held_rows: usize,
     key_buf: OwnedKey,
+    /// Each run's current key (`END` past its last), where the key is one integral column: the
+    /// smallest is found in a small array, without touching the windows.
+    ints: Option<Vec<i128>>,
     started: bool,
     failed: bool,
 }
@@ -99,11 +111,14 @@ impl GroupMerge {
         limits: MergeLimits,
     ) -> Result<GroupMerge> {
         let key_schema = std::sync::Arc::new(schema.project(&key)?);
+        let count = runs.len();
         let types: Vec<_> = key_schema
             .fields()
             .iter()
             .map(|f| f.data_type().clone())
             .collect();
+        let codec = KeyCodec::new(&types)?;
+        let ints = codec.integral().then(|| vec![END; count]);
         Ok(GroupMerge {
             runs: runs
                 .into_iter()
@@ -114,7 +129,7 @@ impl GroupMerge {
                     live: false,
                 })
                 .collect(),
-            codec: KeyCodec::new(&types)?,
+            codec,
             cols: Columns {
                 needed,
                 schema,
@@ -129,6 +144,7 @@ impl GroupMerge {
             ranges: Vec::new(),
             held_rows: 0,
             key_buf: OwnedKey::default(),
+            ints,
             started: false,
             failed: false,
         })
@@ -138,18 +154,30 @@ impl GroupMerge {
     fn advance(&mut self, r: usize) -> Result<()> {
         let s = &mut self.runs[r];
         s.pos += 1;
-        if s.pos < s.current().len() {
-            return Ok(());
-        }
-        self.held_rows += s.current().len();
-        match s.run.next_window(&self.codec, &self.cols)? {
-            Some(w) => {
-                s.held.push(w);
-                s.pos = 0;
+        if s.pos >= s.current().len() {
+            self.held_rows += s.current().len();
+            match s.run.next_window(&self.codec, &self.cols)? {
+                Some(w) => {
+                    s.held.push(w);
+                    s.pos = 0;
+                }
+                None => s.live = false,
             }
-            None => s.live = false,
         }
+        self.note_key(r);
         Ok(())
+    }
+
+    /// Copies run `r`'s current key to `ints`, where keys are integral.
+    #[inline]
+    fn note_key(&mut self, r: usize) {
+        if let Some(ints) = self.ints.as_mut() {
+            let s = &self.runs[r];
+            ints[r] = match s.live.then(|| s.current().keys.get(s.pos)) {
+                Some(Key::Int(k)) => k as i128,
+                _ => END,
+            };
+        }
     }
 
     fn start(&mut self) -> Result<()> {
@@ -163,54 +191,83 @@ impl GroupMerge {
                 s.live = true;
             }
         }
+        for r in 0..self.runs.len() {
+            self.note_key(r);
+        }
         Ok(())
     }
 
-    /// Picks the records of the smallest key left; false at the end of every run.
-    fn next_key(&mut self) -> Result<bool> {
-        // The run on the smallest key, the first in read order among equals: no run before it
-        // holds that key, so the key's records are those of this run and the ones after it.
-        let mut min: Option<usize> = None;
-        for (r, s) in self.runs.iter().enumerate() {
-            if s.live
-                && min.is_none_or(|m| {
-                    let t = &self.runs[m];
-                    s.current().keys.get(s.pos) < t.current().keys.get(t.pos)
-                })
-            {
-                min = Some(r);
+    /// Picks run `r`'s current record for the key being gathered and moves past it.
+    #[inline]
+    fn take(&mut self, r: usize, start: usize, last: &mut Option<Pick>) -> Result<()> {
+        let s = &self.runs[r];
+        let record = (r as u32, (s.held.len() - 1) as u32, s.pos as u32);
+        let kind = s.current().kinds[s.pos];
+        match self.only {
+            Some(OnlyRecord::Last) => *last = Some((record, kind)),
+            Some(OnlyRecord::First) if self.picks.len() > start => {}
+            _ => {
+                self.picks.push(record);
+                self.kinds.push(kind);
             }
         }
-        let Some(m) = min else {
-            return Ok(false);
-        };
-        {
-            let s = &self.runs[m];
-            self.key_buf.set(s.current().keys.get(s.pos));
-        }
+        self.advance(r)
+    }
+
+    /// Picks the records of the smallest key left; false at the end of every run. The run on the
+    /// smallest key is the first in read order among equals: no run before it holds that key, so
+    /// the key's records are those of this run and the ones after it, in read order.
+    fn next_key(&mut self) -> Result<bool> {
         let start = self.picks.len();
-        let mut last: Option<((u32, u32, u32), u8)> = None;
-        for r in m..self.runs.len() {
-            while self.runs[r].live {
-                let s = &self.runs[r];
-                let w = s.current();
-                match w.keys.get(s.pos).cmp(&self.key_buf.get()) {
-                    std::cmp::Ordering::Greater => break,
-                    // Only a run that just moved can be below the smallest key.
-                    std::cmp::Ordering::Less => return Err(s.run.out_of_order(w, s.pos)),
-                    std::cmp::Ordering::Equal => {}
+        let mut last: Option<Pick> = None;
+        if let Some(ints) = &self.ints {
+            let (mut m, mut key) = (0, ints[0]);
+            for (r, &k) in ints.iter().enumerate().skip(1) {
+                if k < key {
+                    (m, key) = (r, k);
                 }
-                let record = (r as u32, (s.held.len() - 1) as u32, s.pos as u32);
-                let kind = w.kinds[s.pos];
-                match self.only {
-                    Some(OnlyRecord::Last) => last = Some((record, kind)),
-                    Some(OnlyRecord::First) if self.picks.len() > start => {}
-                    _ => {
-                        self.picks.push(record);
-                        self.kinds.push(kind);
+            }
+            if key == END {
+                return Ok(false);
+            }
+            for r in m..self.runs.len() {
+                while self.ints.as_ref().expect("ints")[r] == key {
+                    self.take(r, start, &mut last)?;
+                }
+                // Only a run that just moved can be below the smallest key.
+                if self.ints.as_ref().expect("ints")[r] < key {
+                    let s = &self.runs[r];
+                    return Err(s.run.out_of_order(s.current(), s.pos));
+                }
+            }
+        } else {
+            let mut min: Option<usize> = None;
+            for (r, s) in self.runs.iter().enumerate() {
+                if s.live
+                    && min.is_none_or(|m| {
+                        let t = &self.runs[m];
+                        s.current().keys.get(s.pos) < t.current().keys.get(t.pos)
+                    })
+                {
+                    min = Some(r);
+                }
+            }
+            let Some(m) = min else {
+                return Ok(false);
+            };
+            {
+                let s = &self.runs[m];
+                self.key_buf.set(s.current().keys.get(s.pos));
+            }
+            for r in m..self.runs.len() {
+                while self.runs[r].live {
+                    let s = &self.runs[r];
+                    match s.current().keys.get(s.pos).cmp(&self.key_buf.get()) {
+                        Ordering::Greater => break,
+                        Ordering::Less => return Err(s.run.out_of_order(s.current(), s.pos)),
+                        Ordering::Equal => self.take(r, start, &mut last)?,
                     }
                 }
-                self.advance(r)?;
             }
         }
         if let Some((record, kind)) = last {
@@ -221,8 +278,24 @@ impl GroupMerge {
         Ok(true)
     }
 
-    /// Decodes the chunk's records, folds each key's and lets go of the windows passed.
-    fn flush(&mut self) -> Result<RecordBatch> {
+    /// The chunk's picked records, decoded, in key order.
+    fn decode(&self) -> Result<RecordBatch> {
+        // Log files of the read schema's version: every picked row decodes in one pass, in order.
+        let picked = |r: usize| self.picks.iter().any(|p| p.0 as usize == r);
+        let logs: Vec<Option<&RowDecoder>> =
+            self.runs.iter().map(|s| s.run.unmapped_log()).collect();
+        if let Some(decoder) = logs.iter().flatten().next()
+            && (0..self.runs.len()).all(|r| logs[r].is_some() || !picked(r))
+        {
+            let mut src = RowRefs::default();
+            src.rows.reserve(self.picks.len());
+            for &(r, w, row) in &self.picks {
+                let s = &self.runs[r as usize];
+                src.rows
+                    .push(s.held[w as usize].row_ref(row as usize, &s.run.path));
+            }
+            return decoder.decode(&src, &self.cols.needed, &self.cols.schema);
+        }
         let mut per_run: Vec<Vec<(u32, u32)>> = vec![Vec::new(); self.runs.len()];
         let mut order: Vec<(usize, usize)> = Vec::with_capacity(self.picks.len());
         for &(r, w, row) in &self.picks {
@@ -239,7 +312,7 @@ impl GroupMerge {
                 parts.push(s.run.decode(&s.held, picks, &self.cols)?);
             }
         }
-        let batch = match parts.len() {
+        Ok(match parts.len() {
             0 => RecordBatch::new_empty(self.cols.schema.clone()),
             1 => parts.pop().expect("one"),
             _ => {
@@ -249,7 +322,12 @@ impl GroupMerge {
                 }
                 interleave_record_batch(&refs, &order)?
             }
-        };
+        })
+    }
+
+    /// Decodes the chunk's records, folds each key's and lets go of the windows passed.
+    fn flush(&mut self) -> Result<RecordBatch> {
+        let batch = self.decode()?;
         let out = fold_sorted(&batch, &self.kinds, &self.ranges, &self.fold)?;
         for s in &mut self.runs {
             let current = if s.live { s.held.pop() } else { None };

@@ -136,9 +136,22 @@ pub struct LogBlock {
 }
 
 impl LogBlock {
+    #[inline]
     pub fn row(&self, i: usize) -> &[u8] {
         let (off, len) = self.rows[i];
         &self.raw[off as usize..(off + len) as usize]
+    }
+}
+
+impl crate::row::RowSource for LogBlock {
+    fn len(&self) -> usize {
+        self.rows.len()
+    }
+    fn row(&self, i: usize) -> &[u8] {
+        LogBlock::row(self, i)
+    }
+    fn offset_of(&self, _i: usize) -> u64 {
+        self.offset
     }
 }
 
@@ -328,7 +341,6 @@ impl LogBlocks {
         let payload = &blk[28..end - off];
         // A buffer of a block the reader is done with (`recycle`): its pages are mapped already.
         let mut raw = self.pool.pop().unwrap_or_default();
-        raw.clear();
         match codec {
             0 => {
                 if payload.len() != raw_size as usize {
@@ -337,11 +349,13 @@ impl LogBlocks {
                         "codec NONE but stored size differs from raw size".into(),
                     ));
                 }
+                raw.clear();
                 raw.extend_from_slice(payload);
             }
             1 => {
                 // Every byte is written or the block is rejected, so a recycled buffer's old
                 // bytes need no zeroing.
+                raw.truncate(raw_size as usize);
                 raw.resize(raw_size as usize, 0);
                 let n = lz4_flex::block::decompress_into(payload, &mut raw).map_err(|e| {
                     corrupt(off + 28, format!("LZ4 payload does not decompress: {e}"))
@@ -349,6 +363,7 @@ impl LogBlocks {
                 raw.truncate(n);
             }
             2 => {
+                raw.clear();
                 let mut decoder = zstd::stream::read::Decoder::with_buffer(payload)
                     .map_err(|e| corrupt(off + 28, format!("ZSTD payload: {e}")))?
                     .single_frame();

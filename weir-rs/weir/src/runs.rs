@@ -19,7 +19,7 @@ use crate::evolve::Mapping;
 use crate::log::{LogBlock, LogBlocks, LogBytes};
 use crate::merge::canonical_floats;
 use crate::metadata::TableSchema;
-use crate::row::{RowSource, decode_column};
+use crate::row::{RowRefs, RowSource, decode_column};
 
 /// The keys of one window's rows. A single integral key (the common case) compares as `i64`
 /// without any encoding; any other key as arrow-row bytes (-0.0 and NaN made canonical first), so
@@ -111,6 +111,11 @@ impl KeyCodec {
         })
     }
 
+    /// Whether keys are `Keys::Int`.
+    pub(crate) fn integral(&self) -> bool {
+        self.converter.is_none()
+    }
+
     /// The keys of rows whose key columns are `columns`. Key columns are NOT NULL.
     pub(crate) fn keys(&self, columns: &[ArrayRef]) -> Result<Keys> {
         match &self.converter {
@@ -169,6 +174,19 @@ impl Window {
         self.kinds.len()
     }
 
+    /// Row `i` of a log block, of the file `path`.
+    #[inline]
+    pub(crate) fn row_ref<'a>(
+        &'a self,
+        i: usize,
+        path: &'a std::path::Path,
+    ) -> (&'a [u8], &'a std::path::Path, u64) {
+        match &self.data {
+            WindowData::Block(b) => (b.row(i), path, b.offset),
+            WindowData::Batch(_) => unreachable!("a log run holds blocks"),
+        }
+    }
+
     /// The file offset to name in an error about row `i`: a log block's, or 0 for a batch.
     fn offset(&self) -> u64 {
         match &self.data {
@@ -188,9 +206,9 @@ pub(crate) struct RowDecoder {
 
 impl RowDecoder {
     /// The read columns `positions` (Arrow schema `schema`) of the rows of `src`.
-    pub(crate) fn decode(
+    pub(crate) fn decode<S: RowSource + ?Sized>(
         &self,
-        src: &dyn RowSource,
+        src: &S,
         positions: &[usize],
         schema: &SchemaRef,
     ) -> Result<RecordBatch> {
@@ -298,12 +316,7 @@ impl Run {
                     Some(block) => {
                         let key_positions: Vec<usize> =
                             cols.key.iter().map(|&i| cols.needed[i]).collect();
-                        let all = Picked {
-                            windows: &[],
-                            block: Some(&block),
-                            picks: &[],
-                        };
-                        let keys = decoder.decode(&all, &key_positions, &cols.key_schema)?;
+                        let keys = decoder.decode(&block, &key_positions, &cols.key_schema)?;
                         let keys = codec.keys(keys.columns())?;
                         let kinds = (0..block.rows.len()).map(|i| block.row(i)[0]).collect();
                         Window {
@@ -329,11 +342,12 @@ impl Run {
     ) -> Result<RecordBatch> {
         match &self.source {
             Source::Log(_, decoder) => {
-                let src = Picked {
-                    windows,
-                    block: None,
-                    picks,
-                };
+                let mut src = RowRefs::default();
+                src.rows.reserve(picks.len());
+                for &(w, r) in picks {
+                    src.rows
+                        .push(windows[w as usize].row_ref(r as usize, &self.path));
+                }
                 decoder.decode(&src, &cols.needed, &cols.schema)
             }
             _ => {
@@ -350,6 +364,15 @@ impl Run {
                     .collect();
                 Ok(interleave_record_batch(&batches, &indices)?)
             }
+        }
+    }
+
+    /// The decoder of a log file of the read schema's version: such files' picked rows decode
+    /// together, in one pass.
+    pub(crate) fn unmapped_log(&self) -> Option<&RowDecoder> {
+        match &self.source {
+            Source::Log(_, d) if d.mapping.is_none() => Some(d),
+            _ => None,
         }
     }
 
@@ -389,40 +412,4 @@ fn batch_window(
         kinds,
         data: WindowData::Batch(batch),
     })
-}
-
-/// Rows of a run's log blocks: every row of `block`, or the `picks` ((window, row)) of `windows`.
-struct Picked<'a> {
-    windows: &'a [Window],
-    block: Option<&'a LogBlock>,
-    picks: &'a [(u32, u32)],
-}
-
-impl Picked<'_> {
-    fn at(&self, i: usize) -> (&LogBlock, usize) {
-        if let Some(b) = self.block {
-            return (b, i);
-        }
-        let (w, r) = self.picks[i];
-        match &self.windows[w as usize].data {
-            WindowData::Block(b) => (b, r as usize),
-            WindowData::Batch(_) => unreachable!("a log run holds blocks"),
-        }
-    }
-}
-
-impl RowSource for Picked<'_> {
-    fn len(&self) -> usize {
-        match self.block {
-            Some(b) => b.rows.len(),
-            None => self.picks.len(),
-        }
-    }
-    fn row(&self, i: usize) -> &[u8] {
-        let (b, r) = self.at(i);
-        b.row(r)
-    }
-    fn offset_of(&self, i: usize) -> u64 {
-        self.at(i).0.offset
-    }
 }
