@@ -31,7 +31,10 @@ pub struct MergeLimits {
 impl Default for MergeLimits {
     fn default() -> Self {
         MergeLimits {
-            chunk_records: 16 * 1024,
+            // Small enough that a chunk's picked rows stay in a core's cache across the column
+            // passes that decode them (schema1: 8 k rows of ~190 bytes); 4 k to 16 k measured
+            // within 10 % of each other.
+            chunk_records: 8 * 1024,
             held_rows: 256 * 1024,
         }
     }

@@ -116,10 +116,13 @@ impl LogBytes {
             LogBytes::Memory(b) => Ok(&b[off..off + len]),
             LogBytes::File(f) => {
                 use std::os::unix::fs::FileExt;
-                buf.resize(len, 0);
-                f.read_exact_at(buf, off as u64)
+                // Grown, never shrunk: a read overwrites what it returns, so nothing is zeroed twice.
+                if buf.len() < len {
+                    buf.resize(len, 0);
+                }
+                f.read_exact_at(&mut buf[..len], off as u64)
                     .map_err(|e| Error::io(path, e))?;
-                Ok(&buf[..])
+                Ok(&buf[..len])
             }
         }
     }
@@ -283,7 +286,9 @@ impl LogBlocks {
                 "bytes before the footer are too few to form a block".into(),
             ));
         }
-        let head = self.src.read(path, off, 8, &mut self.buf)?;
+        let mut head = [0u8; 8];
+        head.copy_from_slice(self.src.read(path, off, 8, &mut self.buf)?);
+        let head = &head[..];
         if &head[..4] != BLOCK_MAGIC {
             return Err(corrupt(off, "block magic WBLK expected".into()));
         }
