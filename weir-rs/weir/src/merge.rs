@@ -1,5 +1,6 @@
-//! Merge-on-read of one file group (docs/format.md §7.1, §7.2): files decoded into Arrow, then the
-//! winner of each key chosen on the decoded columns.
+//! Whole data files decoded into Arrow (reads without a merge: append-only tables, §7.2, and
+//! base-only groups), and the fold of a keyed group's records in key order (§7.1, `fold_sorted`),
+//! which the streaming merge (`kmerge`) applies chunk by chunk.
 
 use std::cmp::Ordering;
 use std::path::Path;
