@@ -17,6 +17,7 @@ use crate::error::Result;
 use crate::merge::fold_sorted;
 use crate::row::RowRefs;
 use crate::runs::{Columns, Key, KeyCodec, OwnedKey, RowDecoder, Run, Window};
+use crate::value::cmp_between;
 
 /// The bounds of a merge's memory.
 #[derive(Debug, Clone, Copy)]
@@ -48,13 +49,17 @@ enum OnlyRecord {
     Last,
     /// The first record (`first-row`).
     First,
+    /// The record with the greatest sequence value, the last among equals (`deduplicate` with
+    /// `sequence.field`): only the sequence column is decoded ahead, the winner alone in full.
+    Greatest,
 }
 
 fn only_record(fold: &Fold) -> Option<OnlyRecord> {
     match fold {
         Fold::Winner(None) => Some(OnlyRecord::Last),
+        Fold::Winner(Some(_)) => Some(OnlyRecord::Greatest),
         Fold::First => Some(OnlyRecord::First),
-        _ => None,
+        Fold::Columns { .. } => None,
     }
 }
 
@@ -114,12 +119,17 @@ impl GroupMerge {
         fold: Fold,
         limits: MergeLimits,
     ) -> Result<GroupMerge> {
-        let key_schema = std::sync::Arc::new(schema.project(&key)?);
+        let seq = match fold {
+            Fold::Winner(seq) => seq,
+            _ => None,
+        };
+        let mut ahead = key.clone();
+        ahead.extend(seq);
+        let ahead_schema = std::sync::Arc::new(schema.project(&ahead)?);
         let count = runs.len();
-        let types: Vec<_> = key_schema
-            .fields()
+        let types: Vec<_> = key
             .iter()
-            .map(|f| f.data_type().clone())
+            .map(|&i| schema.field(i).data_type().clone())
             .collect();
         let codec = KeyCodec::new(&types)?;
         let ints = codec.integral().then(|| vec![END; count]);
@@ -138,7 +148,9 @@ impl GroupMerge {
                 needed,
                 schema,
                 key,
-                key_schema,
+                seq,
+                ahead,
+                ahead_schema,
             },
             only: only_record(&fold),
             fold,
@@ -209,6 +221,20 @@ impl GroupMerge {
         let kind = s.current().kinds[s.pos];
         match self.only {
             Some(OnlyRecord::Last) => *last = Some((record, kind)),
+            Some(OnlyRecord::Greatest) => {
+                let takes = match last {
+                    None => true,
+                    Some(((br, bw, brow), _)) => {
+                        let best = self.runs[*br as usize].held[*bw as usize].seq.as_ref();
+                        let this = s.current().seq.as_ref();
+                        let (this, best) = (this.expect("decoded ahead"), best.expect("ahead"));
+                        cmp_between(this, s.pos, best, *brow as usize) != Ordering::Less
+                    }
+                };
+                if takes {
+                    *last = Some((record, kind));
+                }
+            }
             Some(OnlyRecord::First) if self.picks.len() > start => {}
             _ => {
                 self.picks.push(record);

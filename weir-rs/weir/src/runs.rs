@@ -165,6 +165,8 @@ pub(crate) enum WindowData {
 /// Consecutive rows of a run, with their keys and row kinds.
 pub(crate) struct Window {
     pub(crate) keys: Keys,
+    /// The sequence column (`Columns::seq`), decoded ahead of the rest.
+    pub(crate) seq: Option<ArrayRef>,
     pub(crate) kinds: Vec<u8>,
     pub(crate) data: WindowData,
 }
@@ -278,8 +280,13 @@ pub(crate) struct Columns {
     pub(crate) schema: SchemaRef,
     /// The key columns' indices in `needed`.
     pub(crate) key: Vec<usize>,
-    /// The key columns' Arrow schema.
-    pub(crate) key_schema: SchemaRef,
+    /// The sequence column's index in `needed`, where the merge chooses winners by it before
+    /// decoding (`deduplicate` with `sequence.field`).
+    pub(crate) seq: Option<usize>,
+    /// The columns a log block decodes ahead, for the merge: the key, then the sequence column
+    /// (indices in `needed`), and their Arrow schema.
+    pub(crate) ahead: Vec<usize>,
+    pub(crate) ahead_schema: SchemaRef,
 }
 
 impl Run {
@@ -314,13 +321,15 @@ impl Run {
                 Source::Log(blocks, decoder) => match blocks.next_block()? {
                     None => return Ok(None),
                     Some(block) => {
-                        let key_positions: Vec<usize> =
-                            cols.key.iter().map(|&i| cols.needed[i]).collect();
-                        let keys = decoder.decode(&block, &key_positions, &cols.key_schema)?;
-                        let keys = codec.keys(keys.columns())?;
+                        let positions: Vec<usize> =
+                            cols.ahead.iter().map(|&i| cols.needed[i]).collect();
+                        let decoded = decoder.decode(&block, &positions, &cols.ahead_schema)?;
+                        let keys = codec.keys(&decoded.columns()[..cols.key.len()])?;
+                        let seq = cols.seq.map(|_| decoded.column(cols.key.len()).clone());
                         let kinds = (0..block.rows.len()).map(|i| block.row(i)[0]).collect();
                         Window {
                             keys,
+                            seq,
                             kinds,
                             data: WindowData::Block(block),
                         }
@@ -409,6 +418,7 @@ fn batch_window(
     let key_columns: Vec<ArrayRef> = cols.key.iter().map(|&i| batch.column(i).clone()).collect();
     Ok(Window {
         keys: codec.keys(&key_columns)?,
+        seq: cols.seq.map(|i| batch.column(i).clone()),
         kinds,
         data: WindowData::Batch(batch),
     })
