@@ -161,33 +161,30 @@ impl RowSource for crate::log::LogRecords {
     }
 }
 
-fn nulls<S: RowSource + ?Sized>(src: &S, arity: usize, pos: usize) -> Option<NullBuffer> {
-    let mut valid = BooleanBufferBuilder::new(src.len());
-    let mut any_null = false;
-    for i in 0..src.len() {
-        let null = Row::new(src.row(i), arity).is_null(pos);
-        any_null |= null;
-        valid.append(!null);
-    }
-    any_null.then(|| NullBuffer::new(valid.finish()))
-}
-
+/// One pass over the rows: each row's bytes are touched once per column, validity and value
+/// together (the rows of a merge chunk are scattered over many blocks).
 fn primitive<T: ArrowPrimitiveType, S: RowSource + ?Sized>(
     src: &S,
     arity: usize,
     pos: usize,
     f: impl Fn(&Row) -> Option<T::Native>,
 ) -> std::result::Result<ArrayRef, usize> {
-    let nulls = nulls(src, arity, pos);
-    let mut values = Vec::with_capacity(src.len());
-    for i in 0..src.len() {
+    let n = src.len();
+    let mut valid = BooleanBufferBuilder::new(n);
+    let mut any_null = false;
+    let mut values = Vec::with_capacity(n);
+    for i in 0..n {
         let row = Row::new(src.row(i), arity);
         if row.is_null(pos) {
+            any_null = true;
+            valid.append(false);
             values.push(T::Native::default());
         } else {
+            valid.append(true);
             values.push(f(&row).ok_or(i)?);
         }
     }
+    let nulls = any_null.then(|| NullBuffer::new(valid.finish()));
     Ok(Arc::new(PrimitiveArray::<T>::new(
         ScalarBuffer::from(values),
         nulls,
