@@ -189,7 +189,7 @@ impl Window {
         }
     }
 
-    /// The file offset to name in an error about row `i`: a log block's, or 0 for a batch.
+    /// The file offset to name in an error about one of its rows: a log block's, or 0 for a batch.
     fn offset(&self) -> u64 {
         match &self.data {
             WindowData::Block(b) => b.offset,
