@@ -2,7 +2,7 @@
 Weir table (uncompacted and compacted) against DuckDB's read_parquet over the compacted table's
 base files and pypaimon over the equivalent Paimon table. Each reader runs in a child process of
 its own, `--repeat` times; each run prints rows, wall seconds, rows/s and CPU seconds (user + sys
-of the process over the read, all threads).
+of the process over the read, all threads), and the load average (1 minute) before and after.
 
     python weir-rs/bench/read_bench.py --weir LOGS_TABLE --weir COMPACTED_TABLE \
         --duckdb COMPACTED_TABLE --paimon WAREHOUSE:DB.TABLE [--repeat 3]
@@ -88,8 +88,11 @@ def main() -> None:
     )
     for kind, target in runs:
         for i in range(a.repeat):
+            # The 1-minute load average before and after, since the machine may be shared.
+            before = os.getloadavg()[0]
             r = _child(kind, target)
-            print(json.dumps({"reader": kind, "target": target, "run": i + 1, **r}), flush=True)
+            load = [round(before, 2), round(os.getloadavg()[0], 2)]
+            print(json.dumps({"reader": kind, "target": target, "run": i + 1, **r, "load": load}), flush=True)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-//! Merge-on-read of one file group (docs/format.md §7.1, §7.2): files decoded into Arrow, then the
-//! winner of each key chosen on the decoded columns.
+//! Whole data files decoded into Arrow (reads without a merge: append-only tables, §7.2, and
+//! base-only groups), and the fold of a keyed group's records in key order (§7.1, `fold_sorted`),
+//! which the streaming merge (`kmerge`) applies chunk by chunk.
 
 use std::cmp::Ordering;
 use std::path::Path;
@@ -86,7 +87,7 @@ pub fn concat(schema: &SchemaRef, parts: Vec<Decoded>) -> Result<Decoded> {
 }
 
 /// -0.0 as 0.0 and every NaN as one NaN, so that key bytes are equal iff keys are (§2.4).
-fn canonical_floats(a: &ArrayRef) -> ArrayRef {
+pub(crate) fn canonical_floats(a: &ArrayRef) -> ArrayRef {
     match a.data_type() {
         ArrowType::Float32 => Arc::new(a.as_primitive::<Float32Type>().unary::<_, Float32Type>(
             |v| {
@@ -128,60 +129,55 @@ pub fn key_rows(batch: &RecordBatch, key_columns: &[usize]) -> Result<arrow_row:
     Ok(converter.convert_columns(&arrays)?)
 }
 
-/// The live rows of a keyed file group, one per key in key order, folded by the engine
-/// (docs/format.md §7.1): `deduplicate` keeps the winner (the last record, or the greatest
+/// The live rows of records of a keyed file group in key order, one row per key, folded by the
+/// engine (docs/format.md §7.1): `deduplicate` keeps the winner (the last record, or the greatest
 /// sequence field, ties to the last) and `first-row` the first record, each iff it is +I or +U;
-/// `partial-update` and `aggregation` fold every column and keep every key.
-/// `key_columns` and the fold's columns are column indices of `decoded.batch`.
-pub fn merge(decoded: &Decoded, key_columns: &[usize], fold: &Fold) -> Result<RecordBatch> {
-    let n = decoded.batch.num_rows();
-    let keys = key_rows(&decoded.batch, key_columns)?;
-    let mut order: Vec<u32> = (0..n as u32).collect();
-    // Stable: records of one key stay in read order. The sources are sorted runs, which the sort
-    // detects and merges.
-    order.sort_by(|&a, &b| keys.row(a as usize).cmp(&keys.row(b as usize)));
-    let mut ranges: Vec<(usize, usize)> = Vec::new();
-    let mut i = 0;
-    while i < n {
-        let first = keys.row(order[i] as usize);
-        let mut j = i + 1;
-        while j < n && keys.row(order[j] as usize) == first {
-            j += 1;
-        }
-        ranges.push((i, j));
-        i = j;
-    }
+/// `partial-update` and `aggregation` fold every column and keep every key. `ranges` are each
+/// key's records, consecutive rows of `batch` in read order; `kinds` their row kinds. The fold's
+/// columns are column indices of `batch`.
+pub fn fold_sorted(
+    batch: &RecordBatch,
+    kinds: &[u8],
+    ranges: &[(usize, usize)],
+    fold: &Fold,
+) -> Result<RecordBatch> {
     let winner = |seq: Option<&ArrayRef>, (s, e): (usize, usize)| -> u32 {
         match seq {
-            None => order[e - 1],
-            Some(seq) => order[s + 1..e].iter().fold(order[s], |best, &c| {
-                if cmp_at(seq, c as usize, best as usize) != Ordering::Less {
+            None => (e - 1) as u32,
+            Some(seq) => (s + 1..e).fold(s, |best, c| {
+                if cmp_at(seq, c, best) != Ordering::Less {
                     c
                 } else {
                     best
                 }
-            }),
+            }) as u32,
         }
     };
     let winners: Vec<u32> = match fold {
         Fold::Winner(seq) => {
-            let seq = seq.map(|s| decoded.batch.column(s));
+            let seq = seq.map(|s| batch.column(s));
             ranges.iter().map(|&r| winner(seq, r)).collect()
         }
-        Fold::First => ranges.iter().map(|&(s, _)| order[s]).collect(),
+        Fold::First => ranges.iter().map(|&(s, _)| s as u32).collect(),
         Fold::Columns { columns, groups } => {
+            let order: Vec<u32> = (0..batch.num_rows() as u32).collect();
             let keys = Keys {
                 order: &order,
-                ranges: &ranges,
+                ranges,
             };
-            return fold_columns(&decoded.batch, &decoded.kinds, &keys, columns, groups);
+            return fold_columns(batch, kinds, &keys, columns, groups);
         }
     };
     let live: Vec<u32> = winners
         .into_iter()
-        .filter(|&w| decoded.kinds[w as usize] & 1 == 0)
+        .filter(|&w| kinds[w as usize] & 1 == 0)
         .collect();
-    Ok(take_record_batch(&decoded.batch, &UInt32Array::from(live))?)
+    // Where every record is a live winner (a chunk of only the records the fold reads), the
+    // batch is the result as it is.
+    if live.len() == batch.num_rows() {
+        return Ok(batch.clone());
+    }
+    Ok(take_record_batch(batch, &UInt32Array::from(live))?)
 }
 
 /// Rows where `keep` is true, by index.

@@ -120,6 +120,33 @@ pub trait RowSource {
     fn row(&self, i: usize) -> &[u8];
     /// The file offset to name in an error about row `i`.
     fn offset_of(&self, i: usize) -> u64;
+    /// The file of row `i`, where rows come from several files.
+    fn path_of(&self, _i: usize) -> Option<&Path> {
+        None
+    }
+}
+
+/// Rows gathered from log blocks of one or more files: each row's bytes, file and block offset.
+#[derive(Default)]
+pub struct RowRefs<'a> {
+    pub rows: Vec<(&'a [u8], &'a Path, u64)>,
+}
+
+impl RowSource for RowRefs<'_> {
+    #[inline]
+    fn len(&self) -> usize {
+        self.rows.len()
+    }
+    #[inline]
+    fn row(&self, i: usize) -> &[u8] {
+        self.rows[i].0
+    }
+    fn offset_of(&self, i: usize) -> u64 {
+        self.rows[i].2
+    }
+    fn path_of(&self, i: usize) -> Option<&Path> {
+        Some(self.rows[i].1)
+    }
 }
 
 impl RowSource for crate::log::LogRecords {
@@ -134,33 +161,30 @@ impl RowSource for crate::log::LogRecords {
     }
 }
 
-fn nulls(src: &dyn RowSource, arity: usize, pos: usize) -> Option<NullBuffer> {
-    let mut valid = BooleanBufferBuilder::new(src.len());
-    let mut any_null = false;
-    for i in 0..src.len() {
-        let null = Row::new(src.row(i), arity).is_null(pos);
-        any_null |= null;
-        valid.append(!null);
-    }
-    any_null.then(|| NullBuffer::new(valid.finish()))
-}
-
-fn primitive<T: ArrowPrimitiveType>(
-    src: &dyn RowSource,
+/// One pass over the rows: each row's bytes are touched once per column, validity and value
+/// together (the rows of a merge chunk are scattered over many blocks).
+fn primitive<T: ArrowPrimitiveType, S: RowSource + ?Sized>(
+    src: &S,
     arity: usize,
     pos: usize,
     f: impl Fn(&Row) -> Option<T::Native>,
 ) -> std::result::Result<ArrayRef, usize> {
-    let nulls = nulls(src, arity, pos);
-    let mut values = Vec::with_capacity(src.len());
-    for i in 0..src.len() {
+    let n = src.len();
+    let mut valid = BooleanBufferBuilder::new(n);
+    let mut any_null = false;
+    let mut values = Vec::with_capacity(n);
+    for i in 0..n {
         let row = Row::new(src.row(i), arity);
         if row.is_null(pos) {
+            any_null = true;
+            valid.append(false);
             values.push(T::Native::default());
         } else {
+            valid.append(true);
             values.push(f(&row).ok_or(i)?);
         }
     }
+    let nulls = any_null.then(|| NullBuffer::new(valid.finish()));
     Ok(Arc::new(PrimitiveArray::<T>::new(
         ScalarBuffer::from(values),
         nulls,
@@ -169,9 +193,9 @@ fn primitive<T: ArrowPrimitiveType>(
 
 /// Decodes field `pos` (of type `t`) of every row of `src` into an Arrow array of
 /// `t.arrow_type()`. A slot that points outside its row is corruption of `path`.
-pub fn decode_column(
+pub fn decode_column<S: RowSource + ?Sized>(
     path: &Path,
-    src: &dyn RowSource,
+    src: &S,
     arity: usize,
     pos: usize,
     t: &DataType,
@@ -179,7 +203,7 @@ pub fn decode_column(
 ) -> Result<ArrayRef> {
     let bad = |i: usize| {
         Error::corrupt(
-            path,
+            src.path_of(i).unwrap_or(path),
             src.offset_of(i),
             format!("a record of the block: field {pos} ('{name}', {t}) points outside its row"),
         )
@@ -195,25 +219,25 @@ pub fn decode_column(
                 .collect();
             Ok(Arc::new(BooleanArray::from(values)))
         }
-        TypeRoot::TinyInt => primitive::<Int8Type>(src, arity, pos, |r| Some(w(r) as i8)),
-        TypeRoot::SmallInt => primitive::<Int16Type>(src, arity, pos, |r| Some(w(r) as i16)),
-        TypeRoot::Int => primitive::<Int32Type>(src, arity, pos, |r| Some(w(r) as i32)),
-        TypeRoot::Date => primitive::<Date32Type>(src, arity, pos, |r| Some(w(r) as i32)),
+        TypeRoot::TinyInt => primitive::<Int8Type, S>(src, arity, pos, |r| Some(w(r) as i8)),
+        TypeRoot::SmallInt => primitive::<Int16Type, S>(src, arity, pos, |r| Some(w(r) as i16)),
+        TypeRoot::Int => primitive::<Int32Type, S>(src, arity, pos, |r| Some(w(r) as i32)),
+        TypeRoot::Date => primitive::<Date32Type, S>(src, arity, pos, |r| Some(w(r) as i32)),
         TypeRoot::Time => {
-            primitive::<Time32MillisecondType>(src, arity, pos, |r| Some(w(r) as i32))
+            primitive::<Time32MillisecondType, S>(src, arity, pos, |r| Some(w(r) as i32))
         }
-        TypeRoot::BigInt => primitive::<Int64Type>(src, arity, pos, |r| Some(w(r) as i64)),
+        TypeRoot::BigInt => primitive::<Int64Type, S>(src, arity, pos, |r| Some(w(r) as i64)),
         TypeRoot::Float => {
-            primitive::<Float32Type>(src, arity, pos, |r| Some(f32::from_bits(w(r) as u32)))
+            primitive::<Float32Type, S>(src, arity, pos, |r| Some(f32::from_bits(w(r) as u32)))
         }
         TypeRoot::Double => {
-            primitive::<Float64Type>(src, arity, pos, |r| Some(f64::from_bits(w(r))))
+            primitive::<Float64Type, S>(src, arity, pos, |r| Some(f64::from_bits(w(r))))
         }
         TypeRoot::Decimal => {
             let a = if t.is_compact() {
-                primitive::<Decimal128Type>(src, arity, pos, |r| Some(w(r) as i64 as i128))
+                primitive::<Decimal128Type, S>(src, arity, pos, |r| Some(w(r) as i64 as i128))
             } else {
-                primitive::<Decimal128Type>(src, arity, pos, |r| r.big_decimal(pos))
+                primitive::<Decimal128Type, S>(src, arity, pos, |r| r.big_decimal(pos))
             };
             a.map(|a| {
                 Arc::new(
@@ -231,14 +255,14 @@ pub fn decode_column(
             let count = |r: &Row| r.timestamp_count(pos, t);
             match t.time_unit() {
                 arrow_schema::TimeUnit::Millisecond => {
-                    primitive::<TimestampMillisecondType>(src, arity, pos, count)
+                    primitive::<TimestampMillisecondType, S>(src, arity, pos, count)
                         .map(|a| with_tz::<TimestampMillisecondType>(a, tz))
                 }
                 arrow_schema::TimeUnit::Microsecond => {
-                    primitive::<TimestampMicrosecondType>(src, arity, pos, count)
+                    primitive::<TimestampMicrosecondType, S>(src, arity, pos, count)
                         .map(|a| with_tz::<TimestampMicrosecondType>(a, tz))
                 }
-                _ => primitive::<TimestampNanosecondType>(src, arity, pos, count)
+                _ => primitive::<TimestampNanosecondType, S>(src, arity, pos, count)
                     .map(|a| with_tz::<TimestampNanosecondType>(a, tz)),
             }
         }

@@ -13,9 +13,12 @@ use crate::engine::{Engine, Fold};
 use crate::error::{Error, Result};
 use crate::evolve::Mapping;
 use crate::expr::{Bound, Expr};
+use crate::kmerge::{GroupMerge, MergeLimits};
 use crate::lease::Lease;
+use crate::log::LogBytes;
 use crate::merge::{self, Decoded, schema_of};
 use crate::metadata::{DataFile, FileKind, TableSchema, TableState};
+use crate::runs::{RowDecoder, Run, Source};
 use crate::storage::Storage;
 use crate::table::{ROW_KIND_COLUMN, Table};
 
@@ -219,10 +222,48 @@ impl Plan {
         }
     }
 
-    fn merged(&self, files: &[DataFile]) -> Result<RecordBatch> {
-        let decoded = self.decode(files)?;
+    /// The streaming merge of a keyed file group's files (in read order): each a sorted run.
+    fn open_merge(&self, files: &[DataFile]) -> Result<GroupMerge> {
+        let schema = schema_of(&self.schema, &self.needed);
+        let runs = files
+            .iter()
+            .map(|f| {
+                let path = self.location.join(&f.path);
+                match f.kind {
+                    FileKind::Base => Ok(Run {
+                        path,
+                        source: Source::Base(self.open_base(f)?),
+                    }),
+                    FileKind::Log => {
+                        let bytes = LogBytes::open(&self.storage, &path)?;
+                        let decoder = RowDecoder {
+                            path,
+                            read: self.schema.clone(),
+                            mapping: self.mapping(f).cloned(),
+                        };
+                        Run::log(bytes, decoder)
+                    }
+                }
+            })
+            .collect::<Result<Vec<_>>>()?;
         let key: Vec<usize> = self.key.iter().map(|&p| self.index_in_needed(p)).collect();
-        merge::merge(&decoded, &key, &self.fold)
+        GroupMerge::new(
+            runs,
+            self.needed.clone(),
+            schema,
+            key,
+            self.fold.clone(),
+            MergeLimits::default(),
+        )
+    }
+
+    /// A keyed file group's live rows as one batch (of the needed columns), in key order.
+    fn merged(&self, files: &[DataFile]) -> Result<RecordBatch> {
+        let batches = self.open_merge(files)?.collect::<Result<Vec<_>>>()?;
+        Ok(arrow_select::concat::concat_batches(
+            &schema_of(&self.schema, &self.needed),
+            &batches,
+        )?)
     }
 
     /// The rows of `batch` (of the needed columns) that pass the filter.
@@ -249,103 +290,14 @@ impl Plan {
                     kind.map(|k| vec![if k == b"-D" { "-D" } else { "+I" }; batch.num_rows()]);
                 Ok(vec![(batch, kinds)])
             }
-            Task::Merge(files) => {
-                let merged = self.merged(&files)?;
-                Ok(vec![(self.project(&self.filtered(merged)?)?, None)])
-            }
+            Task::Merge(_) => unreachable!("a merge streams (Scan::step)"),
             Task::Diff(before, after) => self.diff(&before, &after),
         }
     }
-
-    /// Net changes of one file group between two states (docs/format.md §7.3).
-    fn diff(&self, before: &[DataFile], after: &[DataFile]) -> Result<Vec<Output>> {
-        let empty = || RecordBatch::new_empty(schema_of(&self.schema, &self.needed));
-        let old = if before.is_empty() {
-            empty()
-        } else {
-            self.merged(before)?
-        };
-        let new = if after.is_empty() {
-            empty()
-        } else {
-            self.merged(after)?
-        };
-        let key: Vec<usize> = self.key.iter().map(|&p| self.index_in_needed(p)).collect();
-        let both = arrow_select::concat::concat_batches(&old.schema(), [&old, &new])?;
-        let keys = merge::key_rows(&both, &key)?;
-        let matches = |batch: &RecordBatch| -> Vec<bool> {
-            match &self.filter {
-                None => vec![true; batch.num_rows()],
-                Some(b) => b
-                    .evaluate(batch, &|p| self.index_in_needed(p))
-                    .iter()
-                    .map(|v| v == Some(true))
-                    .collect(),
-            }
-        };
-        let (mo, mn) = (matches(&old), matches(&new));
-        let old_out = self.project(&old)?;
-        let new_out = self.project(&new)?;
-        let (n_old, n_new) = (old.num_rows(), new.num_rows());
-        // (from new?, row, kind)
-        let mut picks: Vec<(bool, u32, &'static str)> = Vec::new();
-        let (mut i, mut j) = (0usize, 0usize);
-        while i < n_old || j < n_new {
-            let c = if i == n_old {
-                std::cmp::Ordering::Greater
-            } else if j == n_new {
-                std::cmp::Ordering::Less
-            } else {
-                keys.row(i).cmp(&keys.row(n_old + j))
-            };
-            match c {
-                std::cmp::Ordering::Less => {
-                    if mo[i] {
-                        picks.push((false, i as u32, "-D"));
-                    }
-                    i += 1;
-                }
-                std::cmp::Ordering::Greater => {
-                    if mn[j] {
-                        picks.push((true, j as u32, "+I"));
-                    }
-                    j += 1;
-                }
-                std::cmp::Ordering::Equal => {
-                    match (mo[i], mn[j]) {
-                        (true, true) => {
-                            if !merge::rows_equal(&old_out, i, &new_out, j) {
-                                picks.push((false, i as u32, "-U"));
-                                picks.push((true, j as u32, "+U"));
-                            }
-                        }
-                        (true, false) => picks.push((false, i as u32, "-D")),
-                        (false, true) => picks.push((true, j as u32, "+I")),
-                        (false, false) => {}
-                    }
-                    i += 1;
-                    j += 1;
-                }
-            }
-        }
-        // In runs of one source, keeping the order of the changes.
-        let mut out = Vec::new();
-        let mut k = 0;
-        while k < picks.len() {
-            let from_new = picks[k].0;
-            let mut rows = Vec::new();
-            let mut kinds = Vec::new();
-            while k < picks.len() && picks[k].0 == from_new {
-                rows.push(picks[k].1);
-                kinds.push(picks[k].2);
-                k += 1;
-            }
-            let src = if from_new { &new_out } else { &old_out };
-            out.push((merge::take_rows(src, rows)?, Some(kinds)));
-        }
-        Ok(out)
-    }
 }
+
+#[path = "diff.rs"]
+mod diff;
 
 /// Rows produced by a task, with their row kinds in change reads.
 type Output = (RecordBatch, Option<Vec<&'static str>>);
@@ -360,12 +312,16 @@ pub(crate) enum Task {
     Diff(Vec<DataFile>, Vec<DataFile>),
 }
 
+/// Batches of the needed columns, pulled one at a time.
+type Batches = Box<dyn Iterator<Item = Result<RecordBatch>> + Send>;
+
 /// A scan: a stream of record batches in bounded memory (one file group at a time).
 pub struct Scan {
     plan: Plan,
     tasks: VecDeque<Task>,
-    /// The base file being read, batch by batch, with the row kind of its rows in change reads.
-    current: Option<(BaseBatches, Option<&'static str>)>,
+    /// The base file or merged file group being read, batch by batch (of the needed columns),
+    /// with the row kind of its rows in change reads.
+    current: Option<(Batches, Option<&'static str>)>,
     pending: VecDeque<RecordBatch>,
     changes: bool,
     schema: SchemaRef,
@@ -501,7 +457,17 @@ impl Scan {
             {
                 let kind = kind.map(|k| if k == b"-D" { "-D" } else { "+I" });
                 match self.plan.open_base(f) {
-                    Ok(b) => self.current = Some((b, kind)),
+                    Ok(b) => self.current = Some((Box::new(b), kind)),
+                    Err(e) => {
+                        self.tasks.clear();
+                        return Some(Err(e));
+                    }
+                }
+                continue;
+            }
+            if let Task::Merge(files) = &task {
+                match self.plan.open_merge(files) {
+                    Ok(m) => self.current = Some((Box::new(m), None)),
                     Err(e) => {
                         self.tasks.clear();
                         return Some(Err(e));

@@ -120,7 +120,12 @@ impl Value {
 /// Compares rows `i` and `j` of one array in Weir's order, nulls first (docs/format.md §2.4),
 /// without allocating.
 pub fn cmp_at(array: &ArrayRef, i: usize, j: usize) -> Ordering {
-    match (array.is_null(i), array.is_null(j)) {
+    cmp_between(array, i, array, j)
+}
+
+/// Compares row `i` of `a` with row `j` of `b`, arrays of one type, as `cmp_at` does.
+pub fn cmp_between(a: &ArrayRef, i: usize, b: &ArrayRef, j: usize) -> Ordering {
+    match (a.is_null(i), b.is_null(j)) {
         (true, true) => return Ordering::Equal,
         (true, false) => return Ordering::Less,
         (false, true) => return Ordering::Greater,
@@ -128,15 +133,13 @@ pub fn cmp_at(array: &ArrayRef, i: usize, j: usize) -> Ordering {
     }
     macro_rules! prim {
         ($t:ty) => {{
-            let a = array.as_primitive::<$t>();
-            a.value(i).cmp(&a.value(j))
+            a.as_primitive::<$t>()
+                .value(i)
+                .cmp(&b.as_primitive::<$t>().value(j))
         }};
     }
-    match array.data_type() {
-        ArrowType::Boolean => {
-            let a = array.as_boolean();
-            a.value(i).cmp(&a.value(j))
-        }
+    match a.data_type() {
+        ArrowType::Boolean => a.as_boolean().value(i).cmp(&b.as_boolean().value(j)),
         ArrowType::Int8 => prim!(Int8Type),
         ArrowType::Int16 => prim!(Int16Type),
         ArrowType::Int32 => prim!(Int32Type),
@@ -147,22 +150,23 @@ pub fn cmp_at(array: &ArrayRef, i: usize, j: usize) -> Ordering {
         ArrowType::Timestamp(TimeUnit::Millisecond, _) => prim!(TimestampMillisecondType),
         ArrowType::Timestamp(TimeUnit::Microsecond, _) => prim!(TimestampMicrosecondType),
         ArrowType::Timestamp(_, _) => prim!(TimestampNanosecondType),
-        ArrowType::Float32 => {
-            let a = array.as_primitive::<Float32Type>();
-            float_cmp(a.value(i) as f64, a.value(j) as f64)
-        }
-        ArrowType::Float64 => {
-            let a = array.as_primitive::<Float64Type>();
-            float_cmp(a.value(i), a.value(j))
-        }
-        ArrowType::Utf8 => {
-            let a = array.as_string::<i32>();
-            a.value(i).as_bytes().cmp(a.value(j).as_bytes())
-        }
-        ArrowType::Binary => {
-            let a = array.as_binary::<i32>();
-            a.value(i).cmp(a.value(j))
-        }
+        ArrowType::Float32 => float_cmp(
+            a.as_primitive::<Float32Type>().value(i) as f64,
+            b.as_primitive::<Float32Type>().value(j) as f64,
+        ),
+        ArrowType::Float64 => float_cmp(
+            a.as_primitive::<Float64Type>().value(i),
+            b.as_primitive::<Float64Type>().value(j),
+        ),
+        ArrowType::Utf8 => a
+            .as_string::<i32>()
+            .value(i)
+            .as_bytes()
+            .cmp(b.as_string::<i32>().value(j).as_bytes()),
+        ArrowType::Binary => a
+            .as_binary::<i32>()
+            .value(i)
+            .cmp(b.as_binary::<i32>().value(j)),
         other => unreachable!("Weir maps no column to {other}"),
     }
 }
