@@ -50,6 +50,10 @@ final class ParquetRowWriter {
             ParquetProperties properties,
             long rowGroupSize)
             throws IOException {
+        if (!properties.getPageWriteChecksumEnabled()) {
+            // RowGroupPages sizes each page header with its checksum (docs/format.md §5.2).
+            throw new IllegalArgumentException("Weir base files carry page checksums");
+        }
         this.shredder = shredder;
         this.schema = shredder.schema();
         this.metadata = new HashMap<>(metadata);
@@ -67,7 +71,7 @@ final class ParquetRowWriter {
                         null,
                         properties);
         file.start();
-        pages = new RowGroupPages(schema, compressor, properties.getPageWriteChecksumEnabled());
+        pages = new RowGroupPages(schema, compressor);
         startRowGroup();
         nextSizeCheck = properties.getMinRowCountForPageSizeCheck();
     }

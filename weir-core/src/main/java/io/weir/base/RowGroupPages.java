@@ -37,18 +37,17 @@ import java.util.zip.CRC32;
  * ({@code ParquetRowWriterTest}). {@link PageWriter#getMemSize} counts page headers too, as
  * parquet-java's does, because row groups are cut by that size.
  *
- * <p>Format 1.0 data pages only (what {@link BaseFileWriter} writes), no bloom filters, no
- * encryption.
+ * <p>Format 1.0 data pages with checksums only (what {@link BaseFileWriter} writes), no bloom
+ * filters, no encryption.
  */
 final class RowGroupPages implements PageWriteStore, BloomFilterWriteStore {
     private static final ParquetMetadataConverter HEADERS = new ParquetMetadataConverter();
 
     private final Map<ColumnDescriptor, ColumnPages> columns = new LinkedHashMap<>();
     private final ByteArrayOutputStream header = new ByteArrayOutputStream(64);
-    private final CRC32 crc;
+    private final CRC32 crc = new CRC32();
 
-    RowGroupPages(MessageType schema, BytesInputCompressor compressor, boolean checksums) {
-        this.crc = checksums ? new CRC32() : null;
+    RowGroupPages(MessageType schema, BytesInputCompressor compressor) {
         for (ColumnDescriptor column : schema.getColumns()) {
             columns.put(column, new ColumnPages(column, compressor));
         }
@@ -136,29 +135,18 @@ final class RowGroupPages implements PageWriteStore, BloomFilterWriteStore {
             int offset = position;
             compressed.writeAllTo(this);
             size += length;
+            crc.reset();
+            crc.update(into, offset, length);
             header.reset();
-            if (crc != null) {
-                crc.reset();
-                crc.update(into, offset, length);
-                HEADERS.writeDataPageV1Header(
-                        (int) uncompressedSize,
-                        length,
-                        valueCount,
-                        rlEncoding,
-                        dlEncoding,
-                        valuesEncoding,
-                        (int) crc.getValue(),
-                        header);
-            } else {
-                HEADERS.writeDataPageV1Header(
-                        (int) uncompressedSize,
-                        length,
-                        valueCount,
-                        rlEncoding,
-                        dlEncoding,
-                        valuesEncoding,
-                        header);
-            }
+            HEADERS.writeDataPageV1Header(
+                    (int) uncompressedSize,
+                    length,
+                    valueCount,
+                    rlEncoding,
+                    dlEncoding,
+                    valuesEncoding,
+                    (int) crc.getValue(),
+                    header);
             headerBytes += header.size();
             this.valueCount += valueCount;
             pages.add(
