@@ -1,6 +1,10 @@
 package io.weir.flink.packaging;
 
+import io.weir.Table;
+import io.weir.Tables;
 import io.weir.aws.testing.S3Server;
+import io.weir.hadoop.testing.HdfsCluster;
+import io.weir.options.StorageOptions;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,6 +25,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -157,9 +162,20 @@ class ConnectorJarIT {
         assertThat(process.exitValue()).as(output).isZero();
     }
 
+    /**
+     * The probe writes and reads tables on local disk, on the S3 server and on a MiniDFSCluster
+     * (started in this JVM, with its own libraries, which the probe's JVM does not have) through
+     * the connector jar; this JVM then reads the HDFS table back with the unshaded classes.
+     */
     @Test
     void worksDroppedIntoFlink(@TempDir Path dir) throws Exception {
         S3Server s3 = S3Server.get();
+        HdfsCluster hdfs = HdfsCluster.get();
+        String hdfsLocation = hdfs.newLocation("t");
+        String hdfsOptions =
+                hdfs.storageOptions().entrySet().stream()
+                        .map(e -> e.getKey() + "=" + e.getValue())
+                        .collect(Collectors.joining(","));
         Path probeClasses = dir.resolve("probe");
         FlinkDistribution.copyClasses(DropInProbe.class, probeClasses);
         List<String> classpath = new ArrayList<>();
@@ -185,6 +201,8 @@ class ConnectorJarIT {
                                 + "/t",
                         "-Dweir.s3.access-key=" + S3Server.ACCESS_KEY,
                         "-Dweir.s3.secret-key=" + S3Server.SECRET_KEY,
+                        "-Dweir.hdfs.location=" + hdfsLocation,
+                        "-Dweir.hdfs.options=" + hdfsOptions,
                         "-cp",
                         String.join(File.pathSeparator, classpath),
                         DropInProbe.class.getName(),
@@ -209,12 +227,19 @@ class ConnectorJarIT {
                 .contains("OK table: 200 rows written and read, log codec lz4, base files snappy")
                 .contains("OK table: 200 rows written and read, log codec zstd, base files zstd")
                 .contains("OK s3: a table on " + s3.endpoint())
-                .contains("OK hdfs: io.weir.hadoop.HadoopFileIO")
+                .contains(
+                        "OK hdfs: a table on "
+                                + hdfsLocation
+                                + " through io.weir.hadoop.HadoopFileIO")
                 .contains("OK flink:")
                 .contains("DONE");
         if (weirFactories().contains("io.weir.flink.catalog.WeirCatalogFactory")) {
             assertThat(output).contains("OK catalog:");
         }
+        Table onHdfs = Tables.load(hdfsLocation, StorageOptions.of(hdfs.storageOptions()));
+        assertThat(DropInProbe.read(onHdfs))
+                .as("the table the connector jar wrote on HDFS, read unshaded")
+                .isEqualTo(DropInProbe.expectedRows());
     }
 
     /** The class names that weir-flink registers as Flink table factories (may be none yet). */

@@ -71,11 +71,14 @@ public final class DropInProbe {
         for (String[] codecs : new String[][] {{"lz4", "snappy"}, {"zstd", "zstd"}}) {
             writeAndRead(dir.resolve("t-" + codecs[0] + "-" + codecs[1]), codecs[0], codecs[1]);
         }
-        // The relocated HDFS client, found through the FileIOProvider service (creating it
-        // contacts no NameNode).
-        String hdfsIo = FileIOs.forLocation("hdfs://127.0.0.1:9/t").getClass().getName();
+        // The relocated HDFS client, found through the FileIOProvider service, writes and reads a
+        // table on a real NameNode and DataNode: every call is Hadoop RPC, whose protocol names
+        // the relocation must leave alone (docs/packaging.md).
+        String hdfsLocation = System.getProperty("weir.hdfs.location");
+        String hdfsIo = FileIOs.forLocation(hdfsLocation).getClass().getName();
         check(hdfsIo.equals("io.weir.hadoop.HadoopFileIO"), "hdfs: served by " + hdfsIo);
-        System.out.println("OK hdfs: " + hdfsIo);
+        writeAndRead(hdfsLocation, "zstd", "snappy", hdfsOptions());
+        System.out.println("OK hdfs: a table on " + hdfsLocation + " through " + hdfsIo);
         String s3Endpoint = System.getProperty("weir.s3.endpoint");
         if (s3Endpoint != null) {
             // The relocated AWS SDK, found through the FileIOProvider service.
@@ -160,18 +163,17 @@ public final class DropInProbe {
                         "log.codec", logCodec,
                         "file.compression", fileCompression));
         Table table = Tables.create(location, schema, options);
-        Map<Long, String> expected = new TreeMap<>();
         for (int commit = 0; commit < 2; commit++) {
             try (TableWrite write = table.newWrite().create()) {
                 for (long id = 0; id < 200; id += commit + 1) {
-                    String name = "name-" + id + "-" + commit + "-" + "x".repeat((int) id % 40);
                     RowKind kind = commit == 0 ? RowKind.INSERT : RowKind.UPDATE_AFTER;
-                    write.write(BinaryRowWriter.toRow(schema.rowType(), kind, id, name));
-                    expected.put(id, name);
+                    write.write(
+                            BinaryRowWriter.toRow(schema.rowType(), kind, id, name(id, commit)));
                 }
                 table.newAppend().addFiles(write.prepareCommit()).commit();
             }
         }
+        Map<Long, String> expected = expectedRows();
         table.refresh();
         check(read(table).equals(expected), "read logs (" + logCodec + ")");
         table.newCompaction().full().execute();
@@ -192,7 +194,38 @@ public final class DropInProbe {
                         + fileCompression);
     }
 
-    private static Map<Long, String> read(Table table) {
+    /**
+     * The rows of a table that {@link #writeAndRead} wrote, from a model: commit 0 inserts ids 0 to
+     * 199, commit 1 updates the even ones.
+     */
+    static Map<Long, String> expectedRows() {
+        Map<Long, String> rows = new TreeMap<>();
+        for (int commit = 0; commit < 2; commit++) {
+            for (long id = 0; id < 200; id += commit + 1) {
+                rows.put(id, name(id, commit));
+            }
+        }
+        return rows;
+    }
+
+    private static String name(long id, int commit) {
+        return "name-" + id + "-" + commit + "-" + "x".repeat((int) id % 40);
+    }
+
+    /** {@code -Dweir.hdfs.options=key=value,...}: the HDFS client's storage options. */
+    private static Map<String, String> hdfsOptions() {
+        Map<String, String> options = new TreeMap<>();
+        String spec = System.getProperty("weir.hdfs.options", "");
+        for (String option : spec.split(",")) {
+            if (!option.isEmpty()) {
+                int eq = option.indexOf('=');
+                options.put(option.substring(0, eq), option.substring(eq + 1));
+            }
+        }
+        return options;
+    }
+
+    static Map<Long, String> read(Table table) {
         Map<Long, String> rows = new TreeMap<>();
         try (RowReader reader = table.newScan().rows()) {
             while (reader.next()) {
