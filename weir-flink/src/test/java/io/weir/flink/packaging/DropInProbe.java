@@ -22,12 +22,14 @@ import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Runs in a JVM whose classpath is Flink's jars, the connector jar and this class only ({@link
@@ -71,14 +73,6 @@ public final class DropInProbe {
         for (String[] codecs : new String[][] {{"lz4", "snappy"}, {"zstd", "zstd"}}) {
             writeAndRead(dir.resolve("t-" + codecs[0] + "-" + codecs[1]), codecs[0], codecs[1]);
         }
-        // The relocated HDFS client, found through the FileIOProvider service, writes and reads a
-        // table on a real NameNode and DataNode: every call is Hadoop RPC, whose protocol names
-        // the relocation must leave alone (docs/packaging.md).
-        String hdfsLocation = System.getProperty("weir.hdfs.location");
-        String hdfsIo = FileIOs.forLocation(hdfsLocation).getClass().getName();
-        check(hdfsIo.equals("io.weir.hadoop.HadoopFileIO"), "hdfs: served by " + hdfsIo);
-        writeAndRead(hdfsLocation, "zstd", "snappy", hdfsOptions());
-        System.out.println("OK hdfs: a table on " + hdfsLocation + " through " + hdfsIo);
         String s3Endpoint = System.getProperty("weir.s3.endpoint");
         if (s3Endpoint != null) {
             // The relocated AWS SDK, found through the FileIOProvider service.
@@ -103,6 +97,7 @@ public final class DropInProbe {
         if (weirFactories.contains("io.weir.flink.catalog.WeirCatalogFactory")) {
             catalogDdl(dir.resolve("warehouse"));
         }
+        hdfs(Path.of(System.getProperty("weir.hdfs.handover")));
         System.out.println("DONE");
     }
 
@@ -212,17 +207,42 @@ public final class DropInProbe {
         return "name-" + id + "-" + commit + "-" + "x".repeat((int) id % 40);
     }
 
-    /** {@code -Dweir.hdfs.options=key=value,...}: the HDFS client's storage options. */
-    private static Map<String, String> hdfsOptions() {
-        Map<String, String> options = new TreeMap<>();
-        String spec = System.getProperty("weir.hdfs.options", "");
-        for (String option : spec.split(",")) {
-            if (!option.isEmpty()) {
-                int eq = option.indexOf('=');
-                options.put(option.substring(0, eq), option.substring(eq + 1));
-            }
+    /**
+     * The relocated HDFS client, found through the FileIOProvider service, writes and reads a table
+     * on a real NameNode and DataNode: every call is Hadoop RPC, whose protocol names the
+     * relocation must leave alone (docs/packaging.md). Last, because ConnectorJarIT starts the
+     * cluster while this JVM runs the other checks: it writes {@code handover} when the cluster is
+     * up, the table's location on its first line and a storage option ({@code key=value}) on each
+     * further line.
+     */
+    private static void hdfs(Path handover) throws Exception {
+        long start = System.nanoTime();
+        long deadline = start + TimeUnit.MINUTES.toNanos(3);
+        while (!Files.exists(handover)) {
+            check(System.nanoTime() < deadline, "hdfs: no cluster within 3 min (" + handover + ")");
+            Thread.sleep(50);
         }
-        return options;
+        List<String> lines = Files.readAllLines(handover);
+        String location = lines.get(0);
+        Map<String, String> options = new TreeMap<>();
+        for (String option : lines.subList(1, lines.size())) {
+            int eq = option.indexOf('=');
+            options.put(option.substring(0, eq), option.substring(eq + 1));
+        }
+        long up = System.nanoTime();
+        String io = FileIOs.forLocation(location, StorageOptions.of(options)).getClass().getName();
+        check(io.equals("io.weir.hadoop.HadoopFileIO"), "hdfs: served by " + io);
+        writeAndRead(location, "zstd", "snappy", options);
+        System.out.println(
+                "OK hdfs: a table on "
+                        + location
+                        + " through "
+                        + io
+                        + " ("
+                        + TimeUnit.NANOSECONDS.toMillis(up - start)
+                        + " ms waiting for the cluster, "
+                        + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - up)
+                        + " ms writing and reading)");
     }
 
     static Map<Long, String> read(Table table) {
