@@ -91,13 +91,18 @@ public final class PendingFilesLeaseImpl implements PendingFilesLease {
      */
     @Override
     public void handedOn(List<DataFile> files) {
+        boolean refreshed = false;
         if (!files.isEmpty()) {
             // No commit made so far can hold them: theirs follows this hand-over.
             table.refresh();
+            refreshed = true;
             pending.add(new HandOver(intervalStart, files.get(0), table.currentSnapshot().id()));
         }
         intervalStart = clock.millis();
-        renew();
+        // Just refreshed: a second refresh now would find the same state at the cost of reading
+        // the table's head again (on an object store, two or more requests per writer and
+        // checkpoint). A hand-over committed in between is found at the next renewal.
+        renew(refreshed);
     }
 
     /** Renews the lease if a third of its duration passed since the last renewal: a clock read. */
@@ -115,8 +120,14 @@ public final class PendingFilesLeaseImpl implements PendingFilesLease {
     }
 
     private void renew() {
+        renew(false);
+    }
+
+    private void renew(boolean refreshed) {
         if (!pending.isEmpty()) {
-            table.refresh();
+            if (!refreshed) {
+                table.refresh();
+            }
             Snapshot latest = table.currentSnapshot();
             while (!pending.isEmpty() && committed(pending.peek(), latest)) {
                 pending.poll();

@@ -1,6 +1,10 @@
 package io.weir.flink.packaging;
 
+import io.weir.Table;
+import io.weir.Tables;
 import io.weir.aws.testing.S3Server;
+import io.weir.hadoop.testing.HdfsCluster;
+import io.weir.options.StorageOptions;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -9,15 +13,18 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -157,9 +164,19 @@ class ConnectorJarIT {
         assertThat(process.exitValue()).as(output).isZero();
     }
 
+    /**
+     * The probe writes and reads tables on local disk, on the S3 server and on a MiniDFSCluster
+     * (started in this JVM, with its own libraries, which the probe's JVM does not have) through
+     * the connector jar; this JVM then reads the HDFS table back with the unshaded classes. The
+     * cluster starts (seconds) while the probe runs its other checks; the probe waits for {@code
+     * hdfs-handover}, written when it is up.
+     */
     @Test
     void worksDroppedIntoFlink(@TempDir Path dir) throws Exception {
         S3Server s3 = S3Server.get();
+        Path handover = dir.resolve("hdfs-handover");
+        CompletableFuture<String> hdfsStarted =
+                CompletableFuture.supplyAsync(() -> handOver(HdfsCluster.get(), handover));
         Path probeClasses = dir.resolve("probe");
         FlinkDistribution.copyClasses(DropInProbe.class, probeClasses);
         List<String> classpath = new ArrayList<>();
@@ -185,6 +202,7 @@ class ConnectorJarIT {
                                 + "/t",
                         "-Dweir.s3.access-key=" + S3Server.ACCESS_KEY,
                         "-Dweir.s3.secret-key=" + S3Server.SECRET_KEY,
+                        "-Dweir.hdfs.handover=" + handover,
                         "-cp",
                         String.join(File.pathSeparator, classpath),
                         DropInProbe.class.getName(),
@@ -201,6 +219,9 @@ class ConnectorJarIT {
             process.destroyForcibly();
         }
         String output = Files.readString(log);
+        String hdfsLocation = hdfsStarted.get(1, TimeUnit.MINUTES);
+        // In the test report: what each part took (the HDFS part says how long it waited).
+        System.out.println(output);
         assertThat(exited).as("probe finished in time:\n%s", output).isTrue();
         assertThat(process.exitValue()).as("probe output:\n%s", output).isZero();
         assertThat(output)
@@ -209,12 +230,40 @@ class ConnectorJarIT {
                 .contains("OK table: 200 rows written and read, log codec lz4, base files snappy")
                 .contains("OK table: 200 rows written and read, log codec zstd, base files zstd")
                 .contains("OK s3: a table on " + s3.endpoint())
-                .contains("OK hdfs: io.weir.hadoop.HadoopFileIO")
+                .contains(
+                        "OK hdfs: a table on "
+                                + hdfsLocation
+                                + " through io.weir.hadoop.HadoopFileIO")
                 .contains("OK flink:")
                 .contains("DONE");
         if (weirFactories().contains("io.weir.flink.catalog.WeirCatalogFactory")) {
             assertThat(output).contains("OK catalog:");
         }
+        Table onHdfs =
+                Tables.load(hdfsLocation, StorageOptions.of(HdfsCluster.get().storageOptions()));
+        assertThat(DropInProbe.read(onHdfs))
+                .as("the table the connector jar wrote on HDFS, read unshaded")
+                .isEqualTo(DropInProbe.expectedRows());
+    }
+
+    /**
+     * Writes the probe's {@code handover} file (a table's location on the cluster, then its storage
+     * options, one per line) under a temporary name and moves it into place, so that the probe
+     * never reads half of it; returns the location.
+     */
+    private static String handOver(HdfsCluster cluster, Path handover) {
+        String location = cluster.newLocation("t");
+        List<String> lines = new ArrayList<>();
+        lines.add(location);
+        cluster.storageOptions().forEach((k, v) -> lines.add(k + "=" + v));
+        try {
+            Path tmp = handover.resolveSibling(handover.getFileName() + ".tmp");
+            Files.write(tmp, lines);
+            Files.move(tmp, handover, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return location;
     }
 
     /** The class names that weir-flink registers as Flink table factories (may be none yet). */

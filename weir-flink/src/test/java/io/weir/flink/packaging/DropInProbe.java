@@ -22,12 +22,14 @@ import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Runs in a JVM whose classpath is Flink's jars, the connector jar and this class only ({@link
@@ -71,11 +73,6 @@ public final class DropInProbe {
         for (String[] codecs : new String[][] {{"lz4", "snappy"}, {"zstd", "zstd"}}) {
             writeAndRead(dir.resolve("t-" + codecs[0] + "-" + codecs[1]), codecs[0], codecs[1]);
         }
-        // The relocated HDFS client, found through the FileIOProvider service (creating it
-        // contacts no NameNode).
-        String hdfsIo = FileIOs.forLocation("hdfs://127.0.0.1:9/t").getClass().getName();
-        check(hdfsIo.equals("io.weir.hadoop.HadoopFileIO"), "hdfs: served by " + hdfsIo);
-        System.out.println("OK hdfs: " + hdfsIo);
         String s3Endpoint = System.getProperty("weir.s3.endpoint");
         if (s3Endpoint != null) {
             // The relocated AWS SDK, found through the FileIOProvider service.
@@ -100,6 +97,7 @@ public final class DropInProbe {
         if (weirFactories.contains("io.weir.flink.catalog.WeirCatalogFactory")) {
             catalogDdl(dir.resolve("warehouse"));
         }
+        hdfs(Path.of(System.getProperty("weir.hdfs.handover")));
         System.out.println("DONE");
     }
 
@@ -160,18 +158,17 @@ public final class DropInProbe {
                         "log.codec", logCodec,
                         "file.compression", fileCompression));
         Table table = Tables.create(location, schema, options);
-        Map<Long, String> expected = new TreeMap<>();
         for (int commit = 0; commit < 2; commit++) {
             try (TableWrite write = table.newWrite().create()) {
                 for (long id = 0; id < 200; id += commit + 1) {
-                    String name = "name-" + id + "-" + commit + "-" + "x".repeat((int) id % 40);
                     RowKind kind = commit == 0 ? RowKind.INSERT : RowKind.UPDATE_AFTER;
-                    write.write(BinaryRowWriter.toRow(schema.rowType(), kind, id, name));
-                    expected.put(id, name);
+                    write.write(
+                            BinaryRowWriter.toRow(schema.rowType(), kind, id, name(id, commit)));
                 }
                 table.newAppend().addFiles(write.prepareCommit()).commit();
             }
         }
+        Map<Long, String> expected = expectedRows();
         table.refresh();
         check(read(table).equals(expected), "read logs (" + logCodec + ")");
         table.newCompaction().full().execute();
@@ -192,7 +189,63 @@ public final class DropInProbe {
                         + fileCompression);
     }
 
-    private static Map<Long, String> read(Table table) {
+    /**
+     * The rows of a table that {@link #writeAndRead} wrote, from a model: commit 0 inserts ids 0 to
+     * 199, commit 1 updates the even ones.
+     */
+    static Map<Long, String> expectedRows() {
+        Map<Long, String> rows = new TreeMap<>();
+        for (int commit = 0; commit < 2; commit++) {
+            for (long id = 0; id < 200; id += commit + 1) {
+                rows.put(id, name(id, commit));
+            }
+        }
+        return rows;
+    }
+
+    private static String name(long id, int commit) {
+        return "name-" + id + "-" + commit + "-" + "x".repeat((int) id % 40);
+    }
+
+    /**
+     * The relocated HDFS client, found through the FileIOProvider service, writes and reads a table
+     * on a real NameNode and DataNode: every call is Hadoop RPC, whose protocol names the
+     * relocation must leave alone (docs/packaging.md). Last, because ConnectorJarIT starts the
+     * cluster while this JVM runs the other checks: it writes {@code handover} when the cluster is
+     * up, the table's location on its first line and a storage option ({@code key=value}) on each
+     * further line.
+     */
+    private static void hdfs(Path handover) throws Exception {
+        long start = System.nanoTime();
+        long deadline = start + TimeUnit.MINUTES.toNanos(3);
+        while (!Files.exists(handover)) {
+            check(System.nanoTime() < deadline, "hdfs: no cluster within 3 min (" + handover + ")");
+            Thread.sleep(50);
+        }
+        List<String> lines = Files.readAllLines(handover);
+        String location = lines.get(0);
+        Map<String, String> options = new TreeMap<>();
+        for (String option : lines.subList(1, lines.size())) {
+            int eq = option.indexOf('=');
+            options.put(option.substring(0, eq), option.substring(eq + 1));
+        }
+        long up = System.nanoTime();
+        String io = FileIOs.forLocation(location, StorageOptions.of(options)).getClass().getName();
+        check(io.equals("io.weir.hadoop.HadoopFileIO"), "hdfs: served by " + io);
+        writeAndRead(location, "zstd", "snappy", options);
+        System.out.println(
+                "OK hdfs: a table on "
+                        + location
+                        + " through "
+                        + io
+                        + " ("
+                        + TimeUnit.NANOSECONDS.toMillis(up - start)
+                        + " ms waiting for the cluster, "
+                        + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - up)
+                        + " ms writing and reading)");
+    }
+
+    static Map<Long, String> read(Table table) {
         Map<Long, String> rows = new TreeMap<>();
         try (RowReader reader = table.newScan().rows()) {
             while (reader.next()) {

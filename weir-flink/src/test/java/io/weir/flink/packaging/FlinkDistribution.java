@@ -40,19 +40,21 @@ public final class FlinkDistribution {
     }
 
     /**
-     * Flink's jars: the test classpath without this project's classes, without test tools, and
-     * without the runtime dependencies of weir-flink that the connector jar bundles (relocated or
-     * not; Maven lists them in {@code target/runtime.classpath}). What Flink itself brings stays,
-     * as in a Flink distribution (lz4-java, for example, which Flink's batch shuffle uses).
+     * Flink's jars: the module's Maven test classpath ({@code target/test.classpath}) without this
+     * project's classes, without test tools, and without the runtime dependencies of weir-flink
+     * that the connector jar bundles (relocated or not; Maven lists them in {@code
+     * target/runtime.classpath}). What Flink itself brings stays, as in a Flink distribution
+     * (lz4-java, for example, which Flink's batch shuffle uses).
      */
     public static List<String> jars(Path connectorJar) throws IOException {
         Set<String> bundled = new TreeSet<>();
         try (JarFile jar = new JarFile(connectorJar.toFile())) {
             jar.stream().map(JarEntry::getName).forEach(bundled::add);
         }
+        // The module's Maven test classpath, not this JVM's: failsafe adds the MiniDFSCluster's
+        // libraries to this JVM only (the POM's additionalClasspathDependencies).
         String testClasspath =
-                System.getProperty(
-                        "surefire.test.class.path", System.getProperty("java.class.path"));
+                Files.readString(Path.of(System.getProperty("weir.test.classpath"))).strip();
         Path project =
                 Path.of(System.getProperty("weir.classes.dir")).getParent().getParent().getParent();
         Set<String> weirRuntime =
