@@ -237,7 +237,7 @@ public final class TableOptions {
     public static final ConfigOption<Integer> COMPACTION_THREADS =
             ConfigOption.key("compaction.threads")
                     .intType()
-                    .defaultValue(1)
+                    .defaultValue(2)
                     .checking(v -> v >= 1 && v <= 64, "must be between 1 and 64")
                     .withDescription(
                             "In-job compaction: threads that rewrite the file groups of a round in"
