@@ -32,10 +32,10 @@ import java.util.zip.CRC32;
  * <p>It takes the place of parquet-java's {@code ColumnChunkPageWriteStore}, which allocates and
  * fills two fresh arrays of each page's compressed size (one only to checksum it, one to keep it).
  * Here a page is compressed into the codec's reused buffer and copied once, into its column's
- * growing array; the file writer then writes headers, checksums, statistics and column and offset
- * indexes exactly as it does for parquet-java's store, so the file is byte for byte the same
- * ({@code ParquetRowWriterTest}). {@link PageWriter#getMemSize} counts page headers too, as
- * parquet-java's does, because row groups are cut by that size.
+ * slabs; the file writer then writes headers, checksums, statistics and column and offset indexes
+ * exactly as it does for parquet-java's store, so the file is byte for byte the same ({@code
+ * ParquetRowWriterTest}). {@link PageWriter#getMemSize} counts page headers too, as parquet-java's
+ * does, because row groups are cut by that size.
  *
  * <p>Format 1.0 data pages with checksums only (what {@link BaseFileWriter} writes), no bloom
  * filters, no encryption.
