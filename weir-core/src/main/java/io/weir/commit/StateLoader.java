@@ -80,15 +80,22 @@ final class StateLoader {
     Head findLatest(long known) {
         MetadataPaths paths = files.paths();
         long latest = known;
-        if (known > 0 && !files.exists(paths.commit(known + 1))) {
-            if (files.exists(paths.commit(known))) {
-                return new Head(known, known, null); // the common case: nothing new
+        boolean nextExists = false;
+        if (known > 0) {
+            nextExists = files.exists(paths.commit(known + 1));
+            if (!nextExists) {
+                if (files.exists(paths.commit(known))) {
+                    return new Head(known, known, null); // the common case: nothing new
+                }
+                latest = 0; // our commit expired since: we are far behind, start afresh
             }
-            latest = 0; // our commit expired since: we are far behind, start afresh
         }
         long hint = files.readHint();
         boolean listed = false;
-        if (hint > latest && files.exists(paths.commit(hint))) {
+        // A hint naming the commit just found to exist is not probed again (one request less per
+        // refresh after a commit, on an object store).
+        if (hint > latest
+                && ((nextExists && hint == known + 1) || files.exists(paths.commit(hint)))) {
             latest = hint;
         } else if (latest == 0 || (hint > latest && earliestRetained() > hint)) {
             // Also when the hint lags behind a newer commit and its own commit expired since.

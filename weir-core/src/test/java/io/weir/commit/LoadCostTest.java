@@ -6,15 +6,18 @@ import io.weir.DataFile;
 import io.weir.FileGroupId;
 import io.weir.Partition;
 import io.weir.io.LocalFileIO;
+import io.weir.testing.ForwardingFileIO;
 import io.weir.testing.TestDataFiles;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -96,6 +99,45 @@ class LoadCostTest {
             if (id % INTERVAL == 0) {
                 Files.writeString(checkpoints.resolve(name(id)), CheckpointParser.toJson(state));
             }
+        }
+    }
+
+    /**
+     * A reader refreshing after another writer's commit probes two commit files: the next one
+     * (there, and also what the hint names) and the one after it (not there).
+     */
+    @Test
+    void aRefreshAfterOneNewCommitProbesTwoCommitFiles() throws Exception {
+        String location = dir.resolve("refreshed").toString();
+        FileCommitLog writer =
+                FileCommitLog.create(new LocalFileIO(), location, TestDataFiles.metadata(Map.of()));
+        writer.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 0))));
+        CommitProbes io = new CommitProbes();
+        FileCommitLog reader = FileCommitLog.load(io, location);
+        long known = reader.current().commitId();
+
+        writer.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 1))));
+        int before = io.probes.get();
+        assertThat(reader.refresh().commitId()).isEqualTo(known + 1);
+        assertThat(io.probes.get() - before).isEqualTo(2);
+        assertThat(reader.current()).isEqualTo(writer.current());
+
+        // Nothing new: the next one (not there) and the known one (there).
+        before = io.probes.get();
+        assertThat(reader.refresh().commitId()).isEqualTo(known + 1);
+        assertThat(io.probes.get() - before).isEqualTo(2);
+    }
+
+    /** Counts the existence probes of commit files. */
+    private static final class CommitProbes extends ForwardingFileIO {
+        final AtomicInteger probes = new AtomicInteger();
+
+        @Override
+        public boolean exists(String path) throws IOException {
+            if (path.contains("/_weir/commits/")) {
+                probes.incrementAndGet();
+            }
+            return super.exists(path);
         }
     }
 
