@@ -6,18 +6,16 @@ import io.weir.DataFile;
 import io.weir.FileGroupId;
 import io.weir.Partition;
 import io.weir.io.LocalFileIO;
-import io.weir.testing.ForwardingFileIO;
+import io.weir.testing.CommitFileProbes;
 import io.weir.testing.TestDataFiles;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -112,33 +110,20 @@ class LoadCostTest {
         FileCommitLog writer =
                 FileCommitLog.create(new LocalFileIO(), location, TestDataFiles.metadata(Map.of()));
         writer.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 0))));
-        CommitProbes io = new CommitProbes();
+        CommitFileProbes io = new CommitFileProbes();
         FileCommitLog reader = FileCommitLog.load(io, location);
         long known = reader.current().commitId();
 
         writer.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 1))));
-        int before = io.probes.get();
+        int before = io.probes();
         assertThat(reader.refresh().commitId()).isEqualTo(known + 1);
-        assertThat(io.probes.get() - before).isEqualTo(2);
+        assertThat(io.probes() - before).isEqualTo(2);
         assertThat(reader.current()).isEqualTo(writer.current());
 
         // Nothing new: the next one (not there) and the known one (there).
-        before = io.probes.get();
+        before = io.probes();
         assertThat(reader.refresh().commitId()).isEqualTo(known + 1);
-        assertThat(io.probes.get() - before).isEqualTo(2);
-    }
-
-    /** Counts the existence probes of commit files. */
-    private static final class CommitProbes extends ForwardingFileIO {
-        final AtomicInteger probes = new AtomicInteger();
-
-        @Override
-        public boolean exists(String path) throws IOException {
-            if (path.contains("/_weir/commits/")) {
-                probes.incrementAndGet();
-            }
-            return super.exists(path);
-        }
+        assertThat(io.probes() - before).isEqualTo(2);
     }
 
     private static Commit commit(

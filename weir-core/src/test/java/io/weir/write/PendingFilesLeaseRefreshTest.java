@@ -8,18 +8,16 @@ import io.weir.TableWrite;
 import io.weir.Tables;
 import io.weir.WriterLease;
 import io.weir.data.BinaryRowWriter;
-import io.weir.testing.ForwardingFileIO;
+import io.weir.testing.CommitFileProbes;
 import io.weir.types.DataTypes;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,22 +29,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PendingFilesLeaseRefreshTest {
     @TempDir Path dir;
 
-    /** Counts the existence probes of commit files, which every refresh of a table makes. */
-    private static final class CommitProbes extends ForwardingFileIO {
-        final AtomicInteger probes = new AtomicInteger();
-
-        @Override
-        public boolean exists(String path) throws IOException {
-            if (path.contains("/_weir/commits/")) {
-                probes.incrementAndGet();
-            }
-            return super.exists(path);
-        }
-    }
-
     @Test
     void aHandOverRefreshesTheTableOnceAndTheLeaseFollowsTheCommits() throws Exception {
-        CommitProbes io = new CommitProbes();
+        CommitFileProbes io = new CommitFileProbes();
         Schema schema =
                 Schema.builder()
                         .column("id", DataTypes.BIGINT())
@@ -64,11 +49,11 @@ class PendingFilesLeaseRefreshTest {
         write.write(BinaryRowWriter.toRow(schema.rowType(), 1L, "b"));
         List<DataFile> files = write.prepareCommit();
 
-        int before = io.probes.get();
+        int before = io.probes();
         lease.handedOn(files);
         // One refresh with nothing new: is there a commit after the known one (no), is the known
         // one still there (yes).
-        assertThat(io.probes.get() - before).isEqualTo(2);
+        assertThat(io.probes() - before).isEqualTo(2);
         long handedOnAt = System.currentTimeMillis();
 
         // The hand-over is committed; the next (empty) hand-over renews the lease, which then

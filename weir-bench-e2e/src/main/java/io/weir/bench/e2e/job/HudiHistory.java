@@ -10,8 +10,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -85,22 +88,17 @@ final class HudiHistory {
                                 run));
             }
             if (!instant.ingest()) {
-                for (CompactionHistory.File file : added) {
-                    String fileId = live.get(file.name()).fileId();
-                    live.entrySet()
-                            .removeIf(
-                                    e -> {
-                                        boolean older =
-                                                e.getValue().fileId().equals(fileId)
-                                                        && e.getValue()
-                                                                        .baseInstant()
-                                                                        .compareTo(instant.time())
-                                                                < 0;
-                                        if (older) {
-                                            removed.add(e.getKey());
-                                        }
-                                        return older;
-                                    });
+                Set<String> rewritten = new HashSet<>();
+                added.forEach(f -> rewritten.add(live.get(f.name()).fileId()));
+                Iterator<Map.Entry<String, Slice>> files = live.entrySet().iterator();
+                while (files.hasNext()) {
+                    Map.Entry<String, Slice> file = files.next();
+                    Slice slice = file.getValue();
+                    if (rewritten.contains(slice.fileId())
+                            && slice.baseInstant().compareTo(instant.time()) < 0) {
+                        removed.add(file.getKey());
+                        files.remove();
+                    }
                 }
             }
             history.commit(id, instant.completedMillis(), instant.ingest(), added, removed);
