@@ -14,7 +14,7 @@ public interface PendingFilesLease extends AutoCloseable {
 
     /**
      * The writer handed these files on (to be committed by someone else); its next files belong to
-     * a new interval. Renews the lease.
+     * a new interval. Renews the lease if it is due ({@link #renewIfDue}); otherwise no I/O.
      */
     void handedOn(List<DataFile> files);
 

@@ -7,8 +7,9 @@ import java.util.List;
  * Leases by which writers protect the files they have written but not committed yet from {@link
  * Table#removeOrphanFiles()}. A writer that holds files across a checkpoint (the Flink sink) keeps
  * one lease under its id, on the creation time of its oldest file not yet committed, and renews it
- * at each checkpoint; a writer that stops renewing loses its protection when the lease ends, so a
- * dead job never stops orphan removal for ever. See docs/table-services.md, "Writer leases".
+ * before it ends (a third of its duration after the last renewal); a writer that stops renewing
+ * loses its protection when the lease ends, so a dead job never stops orphan removal for ever. See
+ * docs/table-services.md, "Writer leases".
  *
  * <p>Protocol: a writer writes its lease (on a time at or before its next file's creation) before
  * it creates the file; orphan removal lists the table's files first and reads the leases second. So

@@ -59,8 +59,16 @@ final class CommitProducer {
 
     CommitOutcome commit() {
         int maxRetries = log.metadata().options().commitMaxRetries();
-        TableState base = log.refresh();
-        for (int attempt = 0; ; attempt++) {
+        // Optimistic: the state this log knows is usually the latest (a job's committer made the
+        // previous commit itself), and the conditional create of the next commit file is then the
+        // probe for a newer commit, so no request goes to finding the latest first. Only the
+        // latest state decides: whatever the known state rejects or loses is tried on it again.
+        TableState base = log.lastKnown();
+        boolean latest = base == null;
+        if (latest) {
+            base = log.refresh();
+        }
+        for (int lost = 0; ; ) {
             if (alreadyCommitted(base)) {
                 WriterCheckpoint w = base.writers().get(request.writerId());
                 LOG.info(
@@ -73,36 +81,84 @@ final class CommitProducer {
                         log.location());
                 return new CommitOutcome(earlierCommit(w, base), base, true);
             }
-            if (attempt == 0 && request.verifyAddedFiles()) {
+            if (lost == 0 && request.verifyAddedFiles()) {
                 checkAddedFilesExist();
             }
-            Commit commit = resolve(base);
+            Commit commit;
+            try {
+                commit = resolve(base);
+            } catch (RuntimeException e) {
+                if (latest) {
+                    throw e;
+                }
+                base = log.refresh();
+                latest = true;
+                continue;
+            }
             Commit landed = publish(commit);
+            if (landed == commit && !latest && landedBelowExpiry(commit)) {
+                landed = null;
+            }
             if (landed != null) {
                 TableState next = base.apply(landed);
                 log.published(next);
                 return new CommitOutcome(landed, next, false);
             }
-            if (attempt >= maxRetries) {
-                throw new CommitConflictException(
-                        String.format(
-                                "Cannot commit %s to table %s: lost the race for the next commit"
-                                        + " id %d times (last tried commit %d; %s = %d)",
-                                request,
-                                log.location(),
-                                attempt + 1,
-                                commit.id(),
-                                TableOptions.COMMIT_MAX_RETRIES.key(),
-                                maxRetries));
+            if (latest) {
+                // A race with another writer, not a state we knew to be old.
+                if (lost >= maxRetries) {
+                    throw new CommitConflictException(
+                            String.format(
+                                    "Cannot commit %s to table %s: lost the race for the next"
+                                            + " commit id %d times (last tried commit %d; %s ="
+                                            + " %d)",
+                                    request,
+                                    log.location(),
+                                    lost + 1,
+                                    commit.id(),
+                                    TableOptions.COMMIT_MAX_RETRIES.key(),
+                                    maxRetries));
+                }
+                LOG.debug(
+                        "Lost the race for commit {} of table {} (attempt {}); retrying",
+                        commit.id(),
+                        log.location(),
+                        lost + 1);
+                backoff(lost);
+                lost++;
             }
-            LOG.debug(
-                    "Lost the race for commit {} of table {} (attempt {}); retrying",
-                    commit.id(),
-                    log.location(),
-                    attempt + 1);
-            backoff(attempt);
             base = log.refresh();
+            latest = true;
         }
+    }
+
+    /**
+     * Whether the commit file just created on a state not read afresh fell among expired commits:
+     * the known commit {@code N} and {@code N + 1} expired while others committed, so the id was
+     * free again. Expiry records the earliest retained commit before it deletes any commit file
+     * (docs/format.md §6.7), so one read of that marker tells. Such a file is no commit of the
+     * table; it is deleted, and the commit tried again on the latest state.
+     */
+    private boolean landedBelowExpiry(Commit commit) {
+        long earliest = log.earliestRetainedCommit();
+        if (earliest <= commit.id()) {
+            return false;
+        }
+        String path = log.files().paths().commit(commit.id());
+        LOG.warn(
+                "Commit file {} of table {} was created on a state that has expired (the earliest"
+                        + " retained commit is {}); deleting it and committing on the latest state",
+                path,
+                log.location(),
+                earliest);
+        try {
+            log.files().io().delete(path);
+        } catch (IOException | RuntimeException e) {
+            // Below the earliest retained commit, no reader takes it for the table's; expiry
+            // deletes it with the other expired commits.
+            LOG.warn("Cannot delete {}; snapshot expiry will", path, e);
+        }
+        return true;
     }
 
     /**

@@ -225,6 +225,14 @@ public final class FileCommitLog implements CommitLog {
     }
 
     /**
+     * The state this log last read or published, without I/O; null while the table is damaged. It
+     * may be behind the table's latest: for a commit that finds that out by losing the race.
+     */
+    TableState lastKnown() {
+        return damage == null ? current : null;
+    }
+
+    /**
      * Takes the result of a search for the latest commit: loads its state, or, if that cannot be
      * read (a commit file is damaged, or missing although proven), records the damage and keeps the
      * latest readable state below it, so that older snapshots stay readable while every read of the

@@ -260,7 +260,10 @@ public final class TableOptions {
                     .checking(v -> v >= 0, "must be at least 0")
                     .withDescription(
                             "How often a commit that lost a race with a concurrent commit is retried"
-                                    + " before it fails.");
+                                    + " before it fails. A commit first tries on the state its"
+                                    + " table object knows, without reading the table's latest"
+                                    + " commit; if that state is behind, the lost first attempt is"
+                                    + " not counted.");
 
     public static final ConfigOption<Integer> SNAPSHOT_NUM_RETAINED_MIN =
             ConfigOption.key("snapshot.num-retained.min")

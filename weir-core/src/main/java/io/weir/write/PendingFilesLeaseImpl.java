@@ -28,10 +28,12 @@ import java.util.List;
  * snapshot, or was added by a commit made after the hand-over (for files compacted away since).
  * Hand-overs are committed in order, so the first one not known committed bounds the lease.
  *
- * <p>The lease is written when the writer is created, before any file, and renewed at each
- * hand-over and whenever {@link #renewIfDue} finds a third of its duration passed. {@link #close}
- * releases it if every hand-over is known committed; otherwise the lease stays until it ends, to
- * protect the files a restored job commits again.
+ * <p>The lease is written when the writer is created, before any file, and renewed whenever a
+ * hand-over or {@link #renewIfDue} finds a third of its duration passed: a writer that hands files
+ * on at every checkpoint sends no request for its lease in between (on an object store, the
+ * requests of a table refresh and a lease write per writer and checkpoint). {@link #close} releases
+ * it if every hand-over is known committed; otherwise the lease stays until it ends, to protect the
+ * files a restored job commits again.
  *
  * <p>Not thread-safe: one per writer.
  */
@@ -87,22 +89,19 @@ public final class PendingFilesLeaseImpl implements PendingFilesLease {
 
     /**
      * The writer handed these files on (to be committed by someone else); its next files belong to
-     * a new interval. Renews the lease.
+     * a new interval. Renews the lease if it is due, and otherwise costs no request: the lease's
+     * time stays at the start of the oldest interval not known committed, which is before every
+     * file the writer creates next, so the lease written last still covers them.
      */
     @Override
     public void handedOn(List<DataFile> files) {
-        boolean refreshed = false;
         if (!files.isEmpty()) {
-            // No commit made so far can hold them: theirs follows this hand-over.
-            table.refresh();
-            refreshed = true;
+            // No commit up to the state the table last read can hold them: theirs follows this
+            // hand-over. A state behind the latest only makes the search at renewal start lower.
             pending.add(new HandOver(intervalStart, files.get(0), table.currentSnapshot().id()));
         }
         intervalStart = clock.millis();
-        // Just refreshed: a second refresh now would find the same state at the cost of reading
-        // the table's head again (on an object store, two or more requests per writer and
-        // checkpoint). A hand-over committed in between is found at the next renewal.
-        renew(refreshed);
+        renewIfDue();
     }
 
     /** Renews the lease if a third of its duration passed since the last renewal: a clock read. */
@@ -120,31 +119,64 @@ public final class PendingFilesLeaseImpl implements PendingFilesLease {
     }
 
     private void renew() {
-        renew(false);
-    }
-
-    private void renew(boolean refreshed) {
         if (!pending.isEmpty()) {
-            if (!refreshed) {
-                table.refresh();
-            }
-            Snapshot latest = table.currentSnapshot();
-            while (!pending.isEmpty() && committed(pending.peek(), latest)) {
-                pending.poll();
-            }
+            table.refresh();
+            forgetCommitted(table.currentSnapshot());
         }
         table.writerLeases().hold(writerId, oldestFileMillis(), ttl);
         renewedAt = clock.millis();
     }
 
-    private boolean committed(HandOver h, Snapshot latest) {
-        List<DataFile> group = latest.fileGroups().get(h.sample.fileGroup());
+    /**
+     * Drops the hand-overs known committed. They are committed in order, so the newest one whose
+     * sample is live proves every older one committed, without reading a commit.
+     */
+    private void forgetCommitted(Snapshot latest) {
+        int newestLive = -1;
+        int i = 0;
+        for (HandOver h : pending) {
+            if (isLive(h.sample, latest)) {
+                newestLive = i;
+            }
+            i++;
+        }
+        for (int k = 0; k <= newestLive; k++) {
+            pending.poll();
+        }
+        while (!pending.isEmpty()) {
+            HandOver h = pending.peek();
+            long foundIn = committedIn(h, latest);
+            if (foundIn < 0) {
+                return;
+            }
+            pending.poll();
+            HandOver next = pending.peek();
+            if (next != null) {
+                // Committed in order: the next one's commit is this one or a later one.
+                next.searchedUpTo = Math.max(next.searchedUpTo, foundIn - 1);
+            }
+        }
+    }
+
+    private static boolean isLive(DataFile sample, Snapshot latest) {
+        List<DataFile> group = latest.fileGroups().get(sample.fileGroup());
         if (group != null) {
             for (DataFile f : group) {
-                if (f.path().equals(h.sample.path())) {
+                if (f.path().equals(sample.path())) {
                     return true;
                 }
             }
+        }
+        return false;
+    }
+
+    /**
+     * The commit that added the hand-over's sample (the latest one if it is live), or -1 if it is
+     * not known committed yet.
+     */
+    private long committedIn(HandOver h, Snapshot latest) {
+        if (isLive(h.sample, latest)) {
+            return latest.id();
         }
         // Compacted away already? Then a commit since the hand-over added it.
         for (long id = h.searchedUpTo + 1; id <= latest.id(); id++) {
@@ -157,11 +189,11 @@ public final class PendingFilesLeaseImpl implements PendingFilesLease {
             h.searchedUpTo = id;
             for (DataFile f : commit.added()) {
                 if (f.path().equals(h.sample.path())) {
-                    return true;
+                    return id;
                 }
             }
         }
-        return false;
+        return -1;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.weir.commit;
 
+import io.weir.DataFile;
 import io.weir.SnapshotLease;
 import io.weir.exceptions.CorruptFileException;
 import io.weir.exceptions.SnapshotExpiredException;
@@ -7,6 +8,7 @@ import io.weir.exceptions.ValidationException;
 import io.weir.io.FileStatus;
 import io.weir.io.LocalFileIO;
 import io.weir.testing.MetadataText;
+import io.weir.testing.TestClock;
 import io.weir.testing.TestDataFiles;
 
 import org.junit.jupiter.api.Test;
@@ -135,6 +137,34 @@ class ExpiredMetadataTest {
         assertThat(stale.current().commitId()).isEqualTo(5);
         assertThat(stale.refresh()).isEqualTo(writer.current());
         assertThat(stale.state(15)).isEqualTo(writer.state(15));
+    }
+
+    /**
+     * A commit starts on the state its log knows, without reading the table's head: when that state
+     * and the commit after it expired meanwhile, the next commit id is free again, and the commit
+     * file it creates there must not count. It lands on the latest state instead, and the file
+     * below the earliest retained commit is gone.
+     */
+    @Test
+    void aCommitOnAStateThatExpiredLandsOnTheLatest() throws Exception {
+        FileCommitLog writer = create(50, 5);
+        FileCommitLog stale = FileCommitLog.load(new LocalFileIO(), location(), clock);
+        for (int i = 0; i < 15; i++) {
+            writer.commit(CommitRequest.append(List.of(TestDataFiles.log("d", i % 3))));
+        }
+        expireBefore(writer, 15);
+        assertThat(dir.resolve("table/_weir/commits/00000000000000000006.json")).doesNotExist();
+
+        DataFile added = TestDataFiles.log("d", 1);
+        CommitOutcome outcome = stale.commit(CommitRequest.append(List.of(added)));
+
+        assertThat(outcome.commit().id()).isEqualTo(21);
+        assertThat(dir.resolve("table/_weir/commits/00000000000000000006.json")).doesNotExist();
+        FileCommitLog reloaded = FileCommitLog.load(new LocalFileIO(), location(), clock);
+        assertThat(reloaded.current().commitId()).isEqualTo(21);
+        assertThat(reloaded.current()).isEqualTo(stale.current());
+        assertThat(reloaded.current().isLive(added.path())).isTrue();
+        assertThat(writer.refresh()).isEqualTo(reloaded.current());
     }
 
     @Test

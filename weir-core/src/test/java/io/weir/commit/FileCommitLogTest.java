@@ -10,6 +10,7 @@ import io.weir.exceptions.NoSuchTableException;
 import io.weir.exceptions.TableAlreadyExistsException;
 import io.weir.exceptions.ValidationException;
 import io.weir.io.FileIO;
+import io.weir.testing.TestClock;
 import io.weir.testing.TestDataFiles;
 import io.weir.testing.TestStorage;
 

@@ -7,6 +7,7 @@ import io.weir.FileGroupId;
 import io.weir.Partition;
 import io.weir.exceptions.ValidationException;
 import io.weir.io.LocalFileIO;
+import io.weir.testing.TestClock;
 import io.weir.testing.TestDataFiles;
 
 import org.junit.jupiter.api.BeforeEach;

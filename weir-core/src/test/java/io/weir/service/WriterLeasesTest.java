@@ -71,7 +71,7 @@ class WriterLeasesTest {
 
         TableWrite write = table.newWrite().create();
         PendingFilesLease lease =
-                new PendingFilesLeaseImpl(table, "job-1.w-0", Duration.ofMinutes(10));
+                new PendingFilesLeaseImpl(table, "job-1.w-0", Duration.ofMinutes(10), clock);
         List<DataFile> inFlight = writeRows(write);
         lease.handedOn(inFlight);
         // A write of another writer, without a lease, that failed after the lease was taken.
@@ -92,9 +92,10 @@ class WriterLeasesTest {
         assertThat(table.removeOrphanFiles().olderThan(LEAST).dryRun().execute().orphanFiles())
                 .isEmpty();
 
-        // The commit lands; at the writer's next hand-over (nothing new) the lease moves on.
+        // The commit lands; at the writer's next hand-over (nothing new), a third of the lease's
+        // duration after its last renewal, the lease moves on.
         table.newAppend().addFiles(inFlight).commit();
-        long beforeRenewal = System.currentTimeMillis();
+        long beforeRenewal = clock.millis();
         lease.handedOn(List.of());
         assertThat(table.writerLeases().list().get(0).oldestFileMillis())
                 .isGreaterThanOrEqualTo(beforeRenewal);

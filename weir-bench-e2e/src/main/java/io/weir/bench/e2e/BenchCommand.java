@@ -186,6 +186,14 @@ public final class BenchCommand implements Callable<Integer> {
     String compaction;
 
     @Option(
+            names = "--table-option",
+            description =
+                    "a table option KEY=VALUE of the sinks' tables, put over the benchmark's"
+                            + " (for example compaction.threads=1); every sink of the run gets it,"
+                            + " so name one sink with --sink")
+    Map<String, String> tableOptions;
+
+    @Option(
             names = "--fan-out",
             split = ",",
             description =
@@ -259,7 +267,8 @@ public final class BenchCommand implements Callable<Integer> {
                         heap,
                         bulkInsert,
                         sourceKind,
-                        mode != CompactionMode.OFF);
+                        mode != CompactionMode.OFF,
+                        tableOptions == null ? Map.of() : tableOptions);
         List<SinkKind> flinkSinks = flinkSinks();
         if (mode != CompactionMode.OFF && !flinkSinks.contains(SinkKind.WEIR)) {
             // Its history readers (PaimonHistory) are built against Paimon's Flink 1.20 jar.

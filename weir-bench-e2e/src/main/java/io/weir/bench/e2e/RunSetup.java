@@ -2,10 +2,13 @@ package io.weir.bench.e2e;
 
 import io.weir.bench.e2e.gen.SourceKind;
 
+import java.util.Map;
+
 /**
  * The settings every run of a session shares (BENCHMARK.md: parallelism 2, 4 buckets, checkpoints
  * every 10 s, {@code -Xmx6g}); with {@code compaction} each sink compacts in the writer
- * (docs/benchmark.md, "Compaction on").
+ * (docs/benchmark.md, "Compaction on"); {@code tableOptions} go over each sink's table options
+ * ({@code --table-option}).
  */
 record RunSetup(
         int parallelism,
@@ -14,16 +17,26 @@ record RunSetup(
         String heap,
         boolean bulkInsert,
         SourceKind source,
-        boolean compaction) {
+        boolean compaction,
+        Map<String, String> tableOptions) {
     RunSetup {
         if (parallelism < 1 || buckets < 1 || checkpointIntervalMs < 1) {
             throw new IllegalArgumentException(
                     "parallelism, buckets and checkpoint interval must be positive");
         }
+        tableOptions = Map.copyOf(tableOptions);
     }
 
     RunSetup(int parallelism, int buckets, long checkpointIntervalMs, String heap) {
-        this(parallelism, buckets, checkpointIntervalMs, heap, false, SourceKind.GEN, false);
+        this(
+                parallelism,
+                buckets,
+                checkpointIntervalMs,
+                heap,
+                false,
+                SourceKind.GEN,
+                false,
+                Map.of());
     }
 
     /** The same runs with another number of buckets (the fan-out runs of --compaction on). */
@@ -35,6 +48,7 @@ record RunSetup(
                 heap,
                 bulkInsert,
                 source,
-                compaction);
+                compaction,
+                tableOptions);
     }
 }

@@ -120,13 +120,15 @@ final class Runs {
                         setup.bulkInsert(),
                         setup.source(),
                         remote ? store.forRun(dir.getFileName().toString()) : null,
-                        setup.compaction());
+                        setup.compaction(),
+                        setup.tableOptions());
         progress.printf(
                 Locale.ROOT,
-                "weir bench: %s%s%s, %s, %,d rows, phases %s ...%n",
+                "weir bench: %s%s%s%s, %s, %,d rows, phases %s ...%n",
                 sink.id(),
                 remote ? " on " + store.name() : "",
                 setup.compaction() ? " (compaction on, bucket=" + setup.buckets() + ")" : "",
+                setup.tableOptions().isEmpty() ? "" : " with " + setup.tableOptions(),
                 workload.id(),
                 rows,
                 String.join(",", phases.stream().map(Phase::id).toList()));

@@ -187,8 +187,8 @@ public final class WeirSink
                         ? newBulkWrite(table, subtask)
                         : newWrite(table, subtask, writers);
         WriterMetrics metrics = new WriterMetrics(context.metricGroup(), write);
-        // The lease and the back-pressure share the table: the lease's refresh at each hand-over
-        // is the snapshot the back-pressure checks first.
+        // The lease and the back-pressure share the table: a renewal's refresh is a state the
+        // back-pressure need not read again.
         CompactionBackPressure backPressure =
                 CompactionBackPressure.of(
                         table, compactInJob && writeMode != WriteMode.BULK_INSERT);

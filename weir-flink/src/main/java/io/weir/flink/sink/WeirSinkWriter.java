@@ -20,8 +20,8 @@ import java.util.List;
  * handed on when the writer closes (a failure) are deleted by {@link TableWrite#close()}.
  *
  * <p>A {@link PendingFilesLease} protects the writer's files from orphan removal until it sees them
- * committed: taken before the first file, renewed at each hand-over (docs/table-services.md). When
- * the job's compaction falls behind, {@link CompactionBackPressure} holds the checkpoint.
+ * committed: taken before the first file, renewed when due (docs/table-services.md). When the job's
+ * compaction falls behind, {@link CompactionBackPressure} holds the checkpoint.
  */
 final class WeirSinkWriter implements CommittingSinkWriter<RowData, WeirWriteResult> {
     /** Rows between two publications of the metrics' counters. */

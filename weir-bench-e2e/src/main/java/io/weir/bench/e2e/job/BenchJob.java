@@ -33,7 +33,8 @@ public final class BenchJob {
                         settings.parallelism(),
                         settings.buckets(),
                         settings.remote(),
-                        settings.compaction());
+                        settings.compaction(),
+                        settings.tableOptions());
     }
 
     public static void main(String[] args) {

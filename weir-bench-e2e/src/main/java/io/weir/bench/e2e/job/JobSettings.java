@@ -6,13 +6,17 @@ import io.weir.bench.e2e.gen.Workload;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What one child JVM runs: a sink, a workload, a row count and the phases, from its command line
  * ({@link #toArgs()} and {@link #parse} are inverses). With {@code bulkInsert} the ingestion is a
  * batch job of unique keys written with each sink's bulk insert (docs/benchmark.md); {@code source}
- * says where the rows come from.
+ * says where the rows come from; {@code tableOptions} are put over the benchmark's table options
+ * ({@code --table-option}).
  */
 public record JobSettings(
         SinkKind sink,
@@ -26,7 +30,8 @@ public record JobSettings(
         boolean bulkInsert,
         SourceKind source,
         RemoteWarehouse remote,
-        boolean compaction) {
+        boolean compaction,
+        Map<String, String> tableOptions) {
 
     public JobSettings {
         if (rows < 1 || parallelism < 1 || buckets < 1 || checkpointIntervalMs < 1) {
@@ -39,6 +44,37 @@ public record JobSettings(
                             + " --source gen with --bulk-insert");
         }
         phases = List.copyOf(phases);
+        tableOptions = Collections.unmodifiableMap(new TreeMap<>(tableOptions));
+    }
+
+    /** With the benchmark's table options only. */
+    public JobSettings(
+            SinkKind sink,
+            Workload workload,
+            long rows,
+            int parallelism,
+            int buckets,
+            long checkpointIntervalMs,
+            Path dir,
+            List<Phase> phases,
+            boolean bulkInsert,
+            SourceKind source,
+            RemoteWarehouse remote,
+            boolean compaction) {
+        this(
+                sink,
+                workload,
+                rows,
+                parallelism,
+                buckets,
+                checkpointIntervalMs,
+                dir,
+                phases,
+                bulkInsert,
+                source,
+                remote,
+                compaction,
+                Map.of());
     }
 
     /** Without compaction (BENCHMARK.md's {@code write-only} tables). */
@@ -132,6 +168,7 @@ public record JobSettings(
         if (compaction) {
             args.addAll(List.of("--compaction", "on"));
         }
+        tableOptions.forEach((k, v) -> args.addAll(List.of("--table-option", k + "=" + v)));
         if (remote != null) {
             args.addAll(List.of("--warehouse", remote.uri()));
             if (remote.files() != null) {
@@ -159,6 +196,7 @@ public record JobSettings(
         Path warehouseFiles = null;
         String countsUrl = null;
         boolean compaction = false;
+        Map<String, String> tableOptions = new TreeMap<>();
         for (int i = 0; i + 1 < args.length; i += 2) {
             String value = args[i + 1];
             switch (args[i]) {
@@ -177,6 +215,14 @@ public record JobSettings(
                 case "--warehouse-files" -> warehouseFiles = Path.of(value);
                 case "--counts-url" -> countsUrl = value;
                 case "--compaction" -> compaction = value.equals("on");
+                case "--table-option" -> {
+                    int eq = value.indexOf('=');
+                    if (eq < 1) {
+                        throw new IllegalArgumentException(
+                                "Invalid --table-option '" + value + "': expected KEY=VALUE");
+                    }
+                    tableOptions.put(value.substring(0, eq), value.substring(eq + 1));
+                }
                 default -> throw new IllegalArgumentException("Unknown argument " + args[i]);
             }
         }
@@ -204,6 +250,7 @@ public record JobSettings(
                                         System.getenv(RemoteWarehouse.OPTIONS_ENV)),
                                 warehouseFiles,
                                 countsUrl),
-                compaction);
+                compaction,
+                tableOptions);
     }
 }

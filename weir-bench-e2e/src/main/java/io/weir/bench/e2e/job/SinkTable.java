@@ -24,6 +24,7 @@ public final class SinkTable {
     private final int buckets;
     private final RemoteWarehouse remote;
     private final boolean compaction;
+    private final Map<String, String> extraOptions;
 
     /**
      * @param dir the run's directory: warehouses and tables go below it
@@ -60,6 +61,21 @@ public final class SinkTable {
             int buckets,
             RemoteWarehouse remote,
             boolean compaction) {
+        this(kind, workload, dir, parallelism, buckets, remote, compaction, Map.of());
+    }
+
+    /**
+     * @param extraOptions table options put over the benchmark's ({@code --table-option})
+     */
+    public SinkTable(
+            SinkKind kind,
+            Workload workload,
+            Path dir,
+            int parallelism,
+            int buckets,
+            RemoteWarehouse remote,
+            boolean compaction,
+            Map<String, String> extraOptions) {
         if (remote != null
                 && kind.system() != SinkKind.WEIR
                 && kind.system() != SinkKind.PAIMON
@@ -75,6 +91,7 @@ public final class SinkTable {
         this.parallelism = parallelism;
         this.buckets = buckets;
         this.compaction = compaction;
+        this.extraOptions = Map.copyOf(extraOptions);
     }
 
     /** The table options of the sink: BENCHMARK.md's table, for the report too. */
@@ -117,6 +134,9 @@ public final class SinkTable {
                 options.put("connector", "weir-bench-shuffle");
                 options.put("buckets", String.valueOf(buckets));
             }
+        }
+        if (kind.writesTable()) {
+            options.putAll(extraOptions);
         }
         return options;
     }

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -39,10 +40,43 @@ class JobSettingsTest {
                                 false,
                                 SourceKind.GEN,
                                 null,
-                                true))) {
+                                true),
+                        new JobSettings(
+                                SinkKind.WEIR,
+                                Workload.SCHEMA1,
+                                5_000,
+                                2,
+                                4,
+                                2_000,
+                                Path.of("/tmp/run"),
+                                List.of(Phase.INGEST),
+                                false,
+                                SourceKind.GEN,
+                                null,
+                                true,
+                                Map.of("compaction.threads", "1", "a.b", "x=y")))) {
             assertThat(JobSettings.parse(settings.toArgs().toArray(new String[0])))
                     .isEqualTo(settings);
         }
+    }
+
+    @Test
+    void aTableOptionIsKeyEqualsValue() {
+        assertThatThrownBy(
+                        () ->
+                                JobSettings.parse(
+                                        new String[] {
+                                            "--sink",
+                                            "weir",
+                                            "--workload",
+                                            "schema1",
+                                            "--dir",
+                                            "/tmp/run",
+                                            "--table-option",
+                                            "compaction.threads"
+                                        }))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Invalid --table-option 'compaction.threads': expected KEY=VALUE");
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.weir.bench.e2e.gen.Workload;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,6 +46,29 @@ class SinkTableTest {
         assertThat(new SinkTable(SinkKind.HUDI, Workload.SCHEMA1, DIR, 2, 4, null, true).options())
                 .containsEntry("compaction.schedule.enabled", "true")
                 .containsEntry("compaction.async.enabled", "true");
+    }
+
+    @Test
+    void tableOptionsGoOverTheBenchmarksButNotOnABlackhole() {
+        Map<String, String> extra = Map.of("compaction.threads", "1", "file.compression", "zstd");
+        assertThat(
+                        new SinkTable(SinkKind.WEIR, Workload.SCHEMA1, DIR, 2, 4, null, true, extra)
+                                .options())
+                .containsEntry("compaction.threads", "1")
+                .containsEntry("file.compression", "zstd")
+                .containsEntry("bucket", "4");
+        assertThat(
+                        new SinkTable(
+                                        SinkKind.BLACKHOLE,
+                                        Workload.SCHEMA1,
+                                        DIR,
+                                        2,
+                                        4,
+                                        null,
+                                        true,
+                                        extra)
+                                .options())
+                .containsExactly(entry("connector", "blackhole"));
     }
 
     @Test

@@ -24,8 +24,11 @@ import java.util.concurrent.TimeUnit;
  * compaction keeps, instead of leaving readers an ever longer merge; the wait shows as a longer
  * checkpoint and as Flink's back-pressure on the source.
  *
- * <p>One check per checkpoint on the snapshot the writer lease has just refreshed; while waiting,
- * one table refresh per {@value #POLL_MILLIS} ms. Nothing per record.
+ * <p>One check per checkpoint, on the state the writer's table last read: each hand-over since adds
+ * at most one sorted run to a group of this writer, so while that state's runs plus those
+ * hand-overs stay below the limit, the table is not read again (on an object store, a refresh is a
+ * few requests per writer and checkpoint). Otherwise the table is refreshed and checked exactly;
+ * while waiting, one refresh per {@value #POLL_MILLIS} ms. Nothing per record.
  */
 public final class CompactionBackPressure {
     private static final Logger LOG = LoggerFactory.getLogger(CompactionBackPressure.class);
@@ -39,6 +42,11 @@ public final class CompactionBackPressure {
     private final long timeoutNanos;
     private volatile long stalls;
     private volatile long stalledMillis;
+
+    /** The id of the state the table had read at the last check, and the hand-overs since. */
+    private long knownId = -1;
+
+    private int handOversSince;
 
     private CompactionBackPressure(Table table, int stallRuns, Duration timeout) {
         this.table = table;
@@ -73,7 +81,7 @@ public final class CompactionBackPressure {
 
     /**
      * Waits while a group of {@code files} holds {@code compaction.stall-runs} sorted runs after
-     * its base. Call after the writer lease's hand-over, which refreshed the table.
+     * its base. Call at each hand-over of the writer's files.
      */
     public void await(List<DataFile> files) throws InterruptedException {
         if (table == null || files.isEmpty()) {
@@ -83,8 +91,21 @@ public final class CompactionBackPressure {
         for (DataFile f : files) {
             groups.add(f.fileGroup());
         }
+        Snapshot known = table.currentSnapshot();
+        long id = known == null ? -1 : known.id();
+        if (id != knownId) {
+            // Read afresh since the last check (the writer lease's renewal refreshes the table).
+            knownId = id;
+            handOversSince = 0;
+        } else {
+            handOversSince++;
+        }
+        if (firstBehind(groups, stallRuns - handOversSince) == null) {
+            return;
+        }
         long start = System.nanoTime();
-        FileGroupId behind = firstBehind(groups);
+        refresh();
+        FileGroupId behind = firstBehind(groups, stallRuns);
         if (behind == null) {
             return;
         }
@@ -108,14 +129,25 @@ public final class CompactionBackPressure {
                 break;
             }
             Thread.sleep(POLL_MILLIS);
-            table.refresh();
-            behind = firstBehind(groups);
+            refresh();
+            behind = firstBehind(groups, stallRuns);
         }
         stalls++;
         stalledMillis += TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     }
 
-    private FileGroupId firstBehind(Set<FileGroupId> groups) {
+    private void refresh() {
+        table.refresh();
+        Snapshot latest = table.currentSnapshot();
+        knownId = latest == null ? -1 : latest.id();
+        handOversSince = 0;
+    }
+
+    /**
+     * The first group that holds {@code runs} or more sorted runs after its base in the table's
+     * current state, or null.
+     */
+    private FileGroupId firstBehind(Set<FileGroupId> groups, int runs) {
         Snapshot snapshot = table.currentSnapshot();
         if (snapshot == null) {
             return null;
@@ -123,8 +155,8 @@ public final class CompactionBackPressure {
         Map<FileGroupId, List<DataFile>> live = snapshot.fileGroups();
         for (FileGroupId group : groups) {
             List<DataFile> files = live.get(group);
-            if (files != null
-                    && new ScanTask(snapshot.id(), group, files).deltaRuns() >= stallRuns) {
+            int held = files == null ? 0 : new ScanTask(snapshot.id(), group, files).deltaRuns();
+            if (held >= runs) {
                 return group;
             }
         }

@@ -107,22 +107,20 @@ public final class TableHealth {
         compacted.retainAll(live);
         Set<String> unknown = new HashSet<>(live);
         unknown.removeAll(committedAt.keySet());
-        long lowest = Math.max(1, table.earliestRetainedCommit());
-        for (long id = snapshot.id(); id >= lowest && !unknown.isEmpty(); id--) {
-            Commit commit = id == ours.id() ? ours : table.commit(id);
-            for (DataFile f : commit.added()) {
-                if (unknown.remove(f.path())) {
-                    committedAt.put(f.path(), commit.timestampMillis());
-                    if (commit.kind() == CommitKind.COMPACT) {
-                        compacted.add(f.path());
-                    }
-                }
-            }
+        if (snapshot.id() == ours.id()) {
+            // Usually the only files not seen before are our commit's: then no request.
+            note(ours, unknown);
         }
         if (!unknown.isEmpty()) {
-            // Committed before the earliest retained commit: at least as old as that one.
-            long bound = table.commit(lowest).timestampMillis();
-            unknown.forEach(path -> committedAt.put(path, bound));
+            long lowest = Math.max(1, table.earliestRetainedCommit());
+            for (long id = snapshot.id(); id >= lowest && !unknown.isEmpty(); id--) {
+                note(id == ours.id() ? ours : table.commit(id), unknown);
+            }
+            if (!unknown.isEmpty()) {
+                // Committed before the earliest retained commit: at least as old as that one.
+                long bound = table.commit(lowest).timestampMillis();
+                unknown.forEach(path -> committedAt.put(path, bound));
+            }
         }
         long oldest =
                 committedAt.entrySet().stream()
@@ -131,5 +129,17 @@ public final class TableHealth {
                         .min()
                         .orElse(-1);
         figures = new Figures(live.size() - compacted.size(), max, oldest);
+    }
+
+    /** Records when {@code commit} added those of its files that are in {@code unknown}. */
+    private void note(Commit commit, Set<String> unknown) {
+        for (DataFile f : commit.added()) {
+            if (unknown.remove(f.path())) {
+                committedAt.put(f.path(), commit.timestampMillis());
+                if (commit.kind() == CommitKind.COMPACT) {
+                    compacted.add(f.path());
+                }
+            }
+        }
     }
 }

@@ -83,6 +83,34 @@ class CompactionBackPressureTest {
         assertThat(backPressure.stalls()).isZero();
     }
 
+    /**
+     * The writer's table is not refreshed while the runs it last read plus one per hand-over since
+     * stay below the bound (on an object store a refresh is requests per writer and checkpoint); it
+     * is once they could reach it, and then the check is exact.
+     */
+    @Test
+    void readsTheTableOnlyWhenTheRunsCouldHaveReachedTheBound() throws Exception {
+        TestTable t = table("300 ms");
+        List<DataFile> files = commitRuns(t, 1);
+        Table writer = Tables.load(t.location);
+        CompactionBackPressure backPressure = CompactionBackPressure.of(writer, true);
+        for (int checkpoint = 1; checkpoint <= 2; checkpoint++) {
+            backPressure.await(files);
+            assertThat(writer.currentSnapshot().id()).as("checkpoint %d", checkpoint).isEqualTo(1);
+            // The committer commits the hand-over: one more run.
+            t.upsert(checkpoint, TestTable.DAYS[0], "c" + checkpoint, checkpoint);
+            t.commit();
+        }
+        assertThat(backPressure.stalls()).isZero();
+        assertThat(runs(t.table, files.get(0).fileGroup())).isEqualTo(3);
+
+        // 1 run read + 2 hand-overs since: the group may hold 3 runs now, so the writer reads
+        // the table, finds 3, and waits.
+        backPressure.await(files);
+        assertThat(writer.currentSnapshot().id()).isEqualTo(3);
+        assertThat(backPressure.stalls()).isEqualTo(1);
+    }
+
     @Test
     void handsOnAfterTheTimeout() throws Exception {
         TestTable t = table("300 ms");

@@ -1,4 +1,4 @@
-package io.weir.commit;
+package io.weir.testing;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -7,18 +7,18 @@ import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A clock the test sets. */
-final class TestClock extends Clock {
+public final class TestClock extends Clock {
     private final AtomicLong millis;
 
-    TestClock(long millis) {
+    public TestClock(long millis) {
         this.millis = new AtomicLong(millis);
     }
 
-    void set(long value) {
+    public void set(long value) {
         millis.set(value);
     }
 
-    void advance(long delta) {
+    public void advance(long delta) {
         millis.addAndGet(delta);
     }
 
