@@ -140,7 +140,18 @@ final class CommitProducer {
      * table; it is deleted, and the commit tried again on the latest state.
      */
     private boolean landedBelowExpiry(Commit commit) {
-        long earliest = log.earliestRetainedCommit();
+        long earliest;
+        try {
+            earliest = log.earliestRetainedCommit();
+        } catch (RuntimeException e) {
+            // The marker cannot be read now. The base commit's file tells as well: expiry deletes
+            // commit files oldest first, so N + 1 was free only if N is gone too.
+            long base = commit.id() - 1;
+            if (base == 0 || commitFileExists(base, e)) {
+                return false;
+            }
+            earliest = Long.MAX_VALUE;
+        }
         if (earliest <= commit.id()) {
             return false;
         }
@@ -159,6 +170,24 @@ final class CommitProducer {
             LOG.warn("Cannot delete {}; snapshot expiry will", path, e);
         }
         return true;
+    }
+
+    private boolean commitFileExists(long id, RuntimeException markerError) {
+        String path = log.files().paths().commit(id);
+        try {
+            return log.files().io().exists(path);
+        } catch (IOException | RuntimeException e) {
+            e.addSuppressed(markerError);
+            throw new CommitStateUnknownException(
+                    String.format(
+                            "Cannot tell whether commit %d of table %s counts: its file was"
+                                    + " created on a state not read afresh, and neither the expiry"
+                                    + " marker nor %s can be read to check that the state had not"
+                                    + " expired. Reload the table before retrying, and do not"
+                                    + " delete the commit's files",
+                            id + 1, log.location(), path),
+                    e);
+        }
     }
 
     /**

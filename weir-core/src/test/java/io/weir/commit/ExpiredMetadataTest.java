@@ -167,6 +167,23 @@ class ExpiredMetadataTest {
         assertThat(writer.refresh()).isEqualTo(reloaded.current());
     }
 
+    /**
+     * When the expiry marker cannot be read after such a commit, the base commit's file tells
+     * instead (expiry deletes commit files oldest first): present, so the commit counts.
+     */
+    @Test
+    void anUnreadableExpiryMarkerDefersToTheBaseCommitsFile() throws Exception {
+        FileCommitLog log = create(50, 5);
+        Files.writeString(dir.resolve("table/_weir/expired.json"), "{ not json");
+        DataFile added = TestDataFiles.log("d", 1);
+
+        CommitOutcome outcome = log.commit(CommitRequest.append(List.of(added)));
+
+        assertThat(outcome.commit().id()).isEqualTo(6);
+        assertThat(dir.resolve("table/_weir/commits/00000000000000000006.json")).exists();
+        assertThat(outcome.state().isLive(added.path())).isTrue();
+    }
+
     @Test
     void reCommittingACheckpointWhoseCommitExpiredIsStillANoOp() throws Exception {
         FileCommitLog log = create(50, 0);
