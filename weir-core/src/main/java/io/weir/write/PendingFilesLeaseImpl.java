@@ -143,6 +143,7 @@ public final class PendingFilesLeaseImpl implements PendingFilesLease {
         for (int k = 0; k <= newestLive; k++) {
             pending.poll();
         }
+        // None left has a live sample: each was compacted away since, or is not committed yet.
         while (!pending.isEmpty()) {
             HandOver h = pending.peek();
             long foundIn = committedIn(h, latest);
@@ -171,14 +172,10 @@ public final class PendingFilesLeaseImpl implements PendingFilesLease {
     }
 
     /**
-     * The commit that added the hand-over's sample (the latest one if it is live), or -1 if it is
-     * not known committed yet.
+     * The commit after the hand-over that added its sample (which is not live: it was compacted
+     * away since, or is not committed yet), or -1 if none up to {@code latest} did.
      */
     private long committedIn(HandOver h, Snapshot latest) {
-        if (isLive(h.sample, latest)) {
-            return latest.id();
-        }
-        // Compacted away already? Then a commit since the hand-over added it.
         for (long id = h.searchedUpTo + 1; id <= latest.id(); id++) {
             Commit commit;
             try {

@@ -72,8 +72,11 @@ final class HdfsReport implements StoreReport {
                 .append(" latency: the sink's own committer metric for each commit (Weir: the")
                 .append(" committer's commit call; Paimon: `commitDuration` of its")
                 .append(" `CommitMetrics`), p50/p99 over all commits of the runs (nearest rank).")
-                .append(" \"Steady\": between the run's first and last commit, per commit (without")
-                .append(" the job's start). Medians over the runs.\n\n")
+                .append(
+                        " \"Steady\": from the run's first commit to the one before its last (to the")
+                .append(" last if the run made two), per commit: without the job's start, and")
+                .append(" without the end of the input, where the writers close. Medians over the")
+                .append(" runs.\n\n")
                 .append("| schema | sink | checkpoints | commits | NameNode ops / commit |");
         for (String m : METHODS) {
             md.append(' ').append(column(m)).append(" |");

@@ -72,7 +72,7 @@ final class StoreFigures {
         return commits > 0 ? fig(r, figure) / commits : Double.NaN;
     }
 
-    /** Per commit between the first and the last commit of the run (steady state). */
+    /** Per commit from the first commit of the run to the one before its last (steady state). */
     double steady(RunResult r, String key) {
         double commits = fig(r, "steady_commits");
         return commits > 0 ? fig(r, prefix + "steady_" + key) / commits : Double.NaN;

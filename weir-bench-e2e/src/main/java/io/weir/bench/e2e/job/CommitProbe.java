@@ -52,6 +52,8 @@ public final class CommitProbe implements MetricReporter {
     private Map<String, Long> countsAtFirstCommit;
     private Map<String, Long> countsAtLastCommit;
     private long commitsAtLastCounts;
+    private Map<String, Long> countsAtPreviousCommit;
+    private long commitsAtPreviousCounts;
 
     private final List<Long> durationsMs = new ArrayList<>();
 
@@ -228,6 +230,8 @@ public final class CommitProbe implements MetricReporter {
             if (countsAtFirstCommit == null) {
                 countsAtFirstCommit = counts;
             }
+            countsAtPreviousCommit = countsAtLastCommit;
+            commitsAtPreviousCounts = commitsAtLastCounts;
             countsAtLastCommit = counts;
             commitsAtLastCounts = durationsMs.size();
         } catch (IOException e) {
@@ -262,10 +266,15 @@ public final class CommitProbe implements MetricReporter {
                                     checkpointDurationsMs.stream().mapToLong(l -> l).toArray()));
         }
         if (countsAtFirstCommit != null && commitsAtLastCounts > 1) {
-            // Between the first and the last commit: the cost of a checkpoint in steady state,
-            // without the job's start (table loading) before the first commit.
-            line.put("steady_commits", commitsAtLastCounts - 1);
-            countsAtLastCommit.forEach(
+            // From the first commit on: the cost of a checkpoint in steady state, without the
+            // job's start (table loading) before it. Up to the commit before the last when there
+            // is one: the last commit follows the end of the input, where the writers close.
+            boolean beforeLast = commitsAtPreviousCounts > 1;
+            Map<String, Long> end = beforeLast ? countsAtPreviousCommit : countsAtLastCommit;
+            line.put(
+                    "steady_commits",
+                    (beforeLast ? commitsAtPreviousCounts : commitsAtLastCounts) - 1);
+            end.forEach(
                     (k, v) ->
                             line.put(
                                     countsPrefix + "steady_" + k,
