@@ -7,8 +7,8 @@ import io.weir.exceptions.SnapshotExpiredException;
 import io.weir.exceptions.ValidationException;
 import io.weir.io.FileStatus;
 import io.weir.io.LocalFileIO;
+import io.weir.testing.ManualClock;
 import io.weir.testing.MetadataText;
-import io.weir.testing.TestClock;
 import io.weir.testing.TestDataFiles;
 
 import org.junit.jupiter.api.Test;
@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class ExpiredMetadataTest {
     @TempDir Path dir;
 
-    private final TestClock clock = new TestClock(10_000);
+    private final ManualClock clock = new ManualClock(10_000);
 
     private String location() {
         return dir.resolve("table").toString();

@@ -10,7 +10,7 @@ import io.weir.exceptions.NoSuchTableException;
 import io.weir.exceptions.TableAlreadyExistsException;
 import io.weir.exceptions.ValidationException;
 import io.weir.io.FileIO;
-import io.weir.testing.TestClock;
+import io.weir.testing.ManualClock;
 import io.weir.testing.TestDataFiles;
 import io.weir.testing.TestStorage;
 
@@ -34,7 +34,7 @@ class FileCommitLogTest {
 
     private final TestStorage storage = TestStorage.current();
     private final FileIO io = storage.io();
-    private final TestClock clock = new TestClock(10_000);
+    private final ManualClock clock = new ManualClock(10_000);
     private String location;
 
     @BeforeEach

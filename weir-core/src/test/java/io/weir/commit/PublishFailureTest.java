@@ -6,7 +6,7 @@ import io.weir.exceptions.CommitConflictException;
 import io.weir.exceptions.CommitStateUnknownException;
 import io.weir.io.LocalFileIO;
 import io.weir.testing.ForwardingFileIO;
-import io.weir.testing.TestClock;
+import io.weir.testing.ManualClock;
 import io.weir.testing.TestDataFiles;
 
 import org.junit.jupiter.api.Test;
@@ -115,7 +115,7 @@ class PublishFailureTest {
                     try {
                         String earlier =
                                 CommitParser.toJson(
-                                        new CommitProducer(log, request, new TestClock(1))
+                                        new CommitProducer(log, request, new ManualClock(1))
                                                 .resolve(log.current()));
                         Files.createDirectories(Path.of(path).getParent());
                         Files.writeString(Path.of(path), earlier, StandardCharsets.UTF_8);

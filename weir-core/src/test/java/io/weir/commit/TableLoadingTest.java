@@ -7,7 +7,7 @@ import io.weir.FileGroupId;
 import io.weir.Partition;
 import io.weir.exceptions.ValidationException;
 import io.weir.io.LocalFileIO;
-import io.weir.testing.TestClock;
+import io.weir.testing.ManualClock;
 import io.weir.testing.TestDataFiles;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -29,7 +29,7 @@ class TableLoadingTest {
     @TempDir Path dir;
 
     private final LocalFileIO io = new LocalFileIO();
-    private final TestClock clock = new TestClock(10_000);
+    private final ManualClock clock = new ManualClock(10_000);
     private String location;
 
     @BeforeEach

@@ -19,6 +19,14 @@ public final class ManualClock extends Clock {
         millis.addAndGet(d.toMillis());
     }
 
+    public void advance(long deltaMillis) {
+        millis.addAndGet(deltaMillis);
+    }
+
+    public void set(long value) {
+        millis.set(value);
+    }
+
     @Override
     public long millis() {
         return millis.get();

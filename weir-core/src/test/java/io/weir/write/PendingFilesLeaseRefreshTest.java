@@ -10,7 +10,7 @@ import io.weir.WriterLease;
 import io.weir.data.BinaryRowWriter;
 import io.weir.io.InputFile;
 import io.weir.testing.ForwardingFileIO;
-import io.weir.testing.TestClock;
+import io.weir.testing.ManualClock;
 import io.weir.types.DataTypes;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -42,7 +42,7 @@ class PendingFilesLeaseRefreshTest {
     @TempDir Path dir;
 
     private final CountingIO io = new CountingIO();
-    private final TestClock clock = new TestClock(System.currentTimeMillis());
+    private final ManualClock clock = new ManualClock(System.currentTimeMillis());
     private Table table;
     private Table committer;
     private PendingFilesLease lease;

@@ -243,7 +243,8 @@ final class CompactionReport {
                             results.setup().parallelism(),
                             results.setup().buckets(),
                             null,
-                            true));
+                            true,
+                            results.setup().tableOptions()));
         }
     }
 

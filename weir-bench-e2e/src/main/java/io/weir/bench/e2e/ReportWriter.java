@@ -274,7 +274,10 @@ final class ReportWriter {
                             Workload.SCHEMA1,
                             Path.of("/RUN"),
                             setup.parallelism(),
-                            setup.buckets()));
+                            setup.buckets(),
+                            null,
+                            false,
+                            setup.tableOptions()));
         }
     }
 

@@ -108,20 +108,17 @@ final class Runs {
         String suffix = remote ? "-" + store.name().toLowerCase(Locale.ROOT) : "";
         Path dir = workspace.newRunDir(sink.id() + suffix, workload.id(), rows);
         JobSettings settings =
-                new JobSettings(
-                        sink,
-                        workload,
-                        rows,
-                        setup.parallelism(),
-                        setup.buckets(),
-                        setup.checkpointIntervalMs(),
-                        dir,
-                        phases,
-                        setup.bulkInsert(),
-                        setup.source(),
-                        remote ? store.forRun(dir.getFileName().toString()) : null,
-                        setup.compaction(),
-                        setup.tableOptions());
+                JobSettings.builder(sink, workload, rows, dir)
+                        .parallelism(setup.parallelism())
+                        .buckets(setup.buckets())
+                        .checkpointIntervalMs(setup.checkpointIntervalMs())
+                        .phases(phases)
+                        .bulkInsert(setup.bulkInsert())
+                        .source(setup.source())
+                        .remote(remote ? store.forRun(dir.getFileName().toString()) : null)
+                        .compaction(setup.compaction())
+                        .tableOptions(setup.tableOptions())
+                        .build();
         progress.printf(
                 Locale.ROOT,
                 "weir bench: %s%s%s%s, %s, %,d rows, phases %s ...%n",

@@ -38,19 +38,12 @@ class CompactionReportTest {
         Map<Phase, PhaseFigures> phases = new EnumMap<>(Phase.class);
         phases.put(Phase.INGEST, PhaseFigures.of(json));
         JobSettings settings =
-                new JobSettings(
-                        sink,
-                        Workload.SCHEMA1,
-                        1_000_000,
-                        2,
-                        buckets,
-                        2_000,
-                        Path.of("/tmp/x"),
-                        List.of(Phase.INGEST, Phase.VERIFY),
-                        false,
-                        SourceKind.GEN,
-                        null,
-                        true);
+                JobSettings.builder(sink, Workload.SCHEMA1, 1_000_000, Path.of("/tmp/x"))
+                        .buckets(buckets)
+                        .checkpointIntervalMs(2_000)
+                        .phases(List.of(Phase.INGEST, Phase.VERIFY))
+                        .compaction(true)
+                        .build();
         return new RunResult(
                 settings,
                 phases,

@@ -49,6 +49,6 @@ final class Results {
     }
 
     static JobSettings settings(SinkKind sink, Workload w, long rows, List<Phase> phases) {
-        return new JobSettings(sink, w, rows, 2, 4, 10_000, Path.of("/tmp/x"), phases);
+        return JobSettings.builder(sink, w, rows, Path.of("/tmp/x")).phases(phases).build();
     }
 }

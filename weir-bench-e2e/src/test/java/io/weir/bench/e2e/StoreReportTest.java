@@ -168,18 +168,9 @@ class StoreReportTest {
         Map<Phase, PhaseFigures> phases = new EnumMap<>(Phase.class);
         phases.put(Phase.INGEST, new PhaseFigures(seconds, cpu, 0.5, 900, 1_000_000, -1, json));
         JobSettings settings =
-                new JobSettings(
-                        sink,
-                        Workload.SCHEMA1,
-                        ROWS,
-                        2,
-                        4,
-                        10_000,
-                        Path.of("/tmp/x"),
-                        List.of(Phase.INGEST, Phase.VERIFY),
-                        false,
-                        SourceKind.GEN,
-                        null);
+                JobSettings.builder(sink, Workload.SCHEMA1, ROWS, Path.of("/tmp/x"))
+                        .phases(List.of(Phase.INGEST, Phase.VERIFY))
+                        .build();
         return new RunResult(
                 settings,
                 phases,

@@ -47,111 +47,104 @@ public record JobSettings(
         tableOptions = Collections.unmodifiableMap(new TreeMap<>(tableOptions));
     }
 
-    /** With the benchmark's table options only. */
-    public JobSettings(
-            SinkKind sink,
-            Workload workload,
-            long rows,
-            int parallelism,
-            int buckets,
-            long checkpointIntervalMs,
-            Path dir,
-            List<Phase> phases,
-            boolean bulkInsert,
-            SourceKind source,
-            RemoteWarehouse remote,
-            boolean compaction) {
-        this(
-                sink,
-                workload,
-                rows,
-                parallelism,
-                buckets,
-                checkpointIntervalMs,
-                dir,
-                phases,
-                bulkInsert,
-                source,
-                remote,
-                compaction,
-                Map.of());
+    /**
+     * Settings for {@code rows} of {@code workload} into {@code sink} under {@code dir}, with
+     * BENCHMARK.md's defaults until set otherwise: parallelism 2, 4 buckets, checkpoints every 10
+     * s, the ingestion alone, streaming upserts from the gen source, on local disk, without
+     * compaction and without extra table options.
+     */
+    public static Builder builder(SinkKind sink, Workload workload, long rows, Path dir) {
+        return new Builder(sink, workload, rows, dir);
     }
 
-    /** Without compaction (BENCHMARK.md's {@code write-only} tables). */
-    public JobSettings(
-            SinkKind sink,
-            Workload workload,
-            long rows,
-            int parallelism,
-            int buckets,
-            long checkpointIntervalMs,
-            Path dir,
-            List<Phase> phases,
-            boolean bulkInsert,
-            SourceKind source,
-            RemoteWarehouse remote) {
-        this(
-                sink,
-                workload,
-                rows,
-                parallelism,
-                buckets,
-                checkpointIntervalMs,
-                dir,
-                phases,
-                bulkInsert,
-                source,
-                remote,
-                false);
-    }
+    /** Builds {@link JobSettings}; see {@link #builder}. */
+    public static final class Builder {
+        private final SinkKind sink;
+        private final Workload workload;
+        private final long rows;
+        private final Path dir;
+        private int parallelism = 2;
+        private int buckets = 4;
+        private long checkpointIntervalMs = 10_000;
+        private List<Phase> phases = List.of(Phase.INGEST);
+        private boolean bulkInsert;
+        private SourceKind source = SourceKind.GEN;
+        private RemoteWarehouse remote;
+        private boolean compaction;
+        private Map<String, String> tableOptions = Map.of();
 
-    /** On local disk, under {@code dir}. */
-    public JobSettings(
-            SinkKind sink,
-            Workload workload,
-            long rows,
-            int parallelism,
-            int buckets,
-            long checkpointIntervalMs,
-            Path dir,
-            List<Phase> phases,
-            boolean bulkInsert,
-            SourceKind source) {
-        this(
-                sink,
-                workload,
-                rows,
-                parallelism,
-                buckets,
-                checkpointIntervalMs,
-                dir,
-                phases,
-                bulkInsert,
-                source,
-                null);
-    }
+        private Builder(SinkKind sink, Workload workload, long rows, Path dir) {
+            this.sink = sink;
+            this.workload = workload;
+            this.rows = rows;
+            this.dir = dir;
+        }
 
-    /** An ingestion by streaming upserts. */
-    public JobSettings(
-            SinkKind sink,
-            Workload workload,
-            long rows,
-            int parallelism,
-            int buckets,
-            long checkpointIntervalMs,
-            Path dir,
-            List<Phase> phases) {
-        this(
-                sink,
-                workload,
-                rows,
-                parallelism,
-                buckets,
-                checkpointIntervalMs,
-                dir,
-                phases,
-                false,
-                SourceKind.GEN);
+        public Builder parallelism(int value) {
+            this.parallelism = value;
+            return this;
+        }
+
+        public Builder buckets(int value) {
+            this.buckets = value;
+            return this;
+        }
+
+        public Builder checkpointIntervalMs(long value) {
+            this.checkpointIntervalMs = value;
+            return this;
+        }
+
+        public Builder phases(List<Phase> value) {
+            this.phases = value;
+            return this;
+        }
+
+        /** A batch bulk insert of unique keys instead of streaming upserts. */
+        public Builder bulkInsert(boolean value) {
+            this.bulkInsert = value;
+            return this;
+        }
+
+        public Builder source(SourceKind value) {
+            this.source = value;
+            return this;
+        }
+
+        /** The warehouse on an object store or HDFS; null for local disk under the run's dir. */
+        public Builder remote(RemoteWarehouse value) {
+            this.remote = value;
+            return this;
+        }
+
+        /** Each sink with its default in-writer compaction ({@code --compaction on}). */
+        public Builder compaction(boolean value) {
+            this.compaction = value;
+            return this;
+        }
+
+        /** Table options put over the benchmark's ({@code --table-option}). */
+        public Builder tableOptions(Map<String, String> value) {
+            this.tableOptions = value;
+            return this;
+        }
+
+        public JobSettings build() {
+            return new JobSettings(
+                    sink,
+                    workload,
+                    rows,
+                    parallelism,
+                    buckets,
+                    checkpointIntervalMs,
+                    dir,
+                    phases,
+                    bulkInsert,
+                    source,
+                    remote,
+                    compaction,
+                    tableOptions);
+        }
     }
 
     public List<String> toArgs() {
@@ -231,26 +224,24 @@ public record JobSettings(
                     "Usage: --sink S --workload W --rows N --parallelism P --buckets B"
                             + " --checkpoint-interval-ms MS --dir DIR --phases ingest,...");
         }
-        return new JobSettings(
-                sink,
-                workload,
-                rows,
-                parallelism,
-                buckets,
-                interval,
-                dir,
-                phases,
-                bulkInsert,
-                source,
-                warehouse == null
-                        ? null
-                        : new RemoteWarehouse(
-                                warehouse,
-                                RemoteWarehouse.parseOptions(
-                                        System.getenv(RemoteWarehouse.OPTIONS_ENV)),
-                                warehouseFiles,
-                                countsUrl),
-                compaction,
-                tableOptions);
+        return builder(sink, workload, rows, dir)
+                .parallelism(parallelism)
+                .buckets(buckets)
+                .checkpointIntervalMs(interval)
+                .phases(phases)
+                .bulkInsert(bulkInsert)
+                .source(source)
+                .remote(
+                        warehouse == null
+                                ? null
+                                : new RemoteWarehouse(
+                                        warehouse,
+                                        RemoteWarehouse.parseOptions(
+                                                System.getenv(RemoteWarehouse.OPTIONS_ENV)),
+                                        warehouseFiles,
+                                        countsUrl))
+                .compaction(compaction)
+                .tableOptions(tableOptions)
+                .build();
     }
 }

@@ -13,48 +13,28 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class JobSettingsTest {
+    private static final Path RUN = Path.of("/tmp/run");
+
     @Test
     void commandLineRoundTrips() {
         for (JobSettings settings :
                 List.of(
-                        new JobSettings(
-                                SinkKind.HUDI,
-                                Workload.SCHEMA3,
-                                2_000_000,
-                                2,
-                                4,
-                                10_000,
-                                Path.of("/tmp/run"),
-                                List.of(Phase.INGEST, Phase.COMPACT, Phase.VERIFY)),
+                        JobSettings.builder(SinkKind.HUDI, Workload.SCHEMA3, 2_000_000, RUN)
+                                .phases(List.of(Phase.INGEST, Phase.COMPACT, Phase.VERIFY))
+                                .build(),
                         settings(SinkKind.WEIR, Workload.SCHEMA1, true, SourceKind.GEN),
                         settings(SinkKind.PAIMON, Workload.SCHEMA2, false, SourceKind.DATAGEN),
-                        new JobSettings(
-                                SinkKind.PAIMON,
-                                Workload.SCHEMA1,
-                                5_000,
-                                2,
-                                100,
-                                2_000,
-                                Path.of("/tmp/run"),
-                                List.of(Phase.INGEST),
-                                false,
-                                SourceKind.GEN,
-                                null,
-                                true),
-                        new JobSettings(
-                                SinkKind.WEIR,
-                                Workload.SCHEMA1,
-                                5_000,
-                                2,
-                                4,
-                                2_000,
-                                Path.of("/tmp/run"),
-                                List.of(Phase.INGEST),
-                                false,
-                                SourceKind.GEN,
-                                null,
-                                true,
-                                Map.of("compaction.threads", "1", "a.b", "x=y")))) {
+                        JobSettings.builder(SinkKind.PAIMON, Workload.SCHEMA1, 5_000, RUN)
+                                .buckets(100)
+                                .checkpointIntervalMs(2_000)
+                                .compaction(true)
+                                .build(),
+                        JobSettings.builder(SinkKind.WEIR, Workload.SCHEMA1, 5_000, RUN)
+                                .parallelism(3)
+                                .checkpointIntervalMs(2_000)
+                                .compaction(true)
+                                .tableOptions(Map.of("compaction.threads", "1", "a.b", "x=y"))
+                                .build())) {
             assertThat(JobSettings.parse(settings.toArgs().toArray(new String[0])))
                     .isEqualTo(settings);
         }
@@ -93,17 +73,11 @@ class JobSettingsTest {
 
     private static JobSettings settings(
             SinkKind sink, Workload workload, boolean bulkInsert, SourceKind source) {
-        return new JobSettings(
-                sink,
-                workload,
-                1_000,
-                2,
-                4,
-                10_000,
-                Path.of("/tmp/run"),
-                List.of(Phase.INGEST, Phase.VERIFY),
-                bulkInsert,
-                source);
+        return JobSettings.builder(sink, workload, 1_000, RUN)
+                .phases(List.of(Phase.INGEST, Phase.VERIFY))
+                .bulkInsert(bulkInsert)
+                .source(source)
+                .build();
     }
 
     @Test

@@ -28,18 +28,9 @@ class RemoteWarehouseTest {
     void optionsTravelInTheEnvironmentNotOnTheCommandLine() {
         assertThat(RemoteWarehouse.parseOptions(REMOTE.optionsText())).isEqualTo(REMOTE.options());
         JobSettings settings =
-                new JobSettings(
-                        SinkKind.WEIR,
-                        Workload.SCHEMA2,
-                        1000,
-                        2,
-                        4,
-                        10_000,
-                        Path.of("/tmp/run"),
-                        java.util.List.of(Phase.INGEST),
-                        false,
-                        io.weir.bench.e2e.gen.SourceKind.GEN,
-                        REMOTE);
+                JobSettings.builder(SinkKind.WEIR, Workload.SCHEMA2, 1000, Path.of("/tmp/run"))
+                        .remote(REMOTE)
+                        .build();
         assertThat(String.join(" ", settings.toArgs()))
                 .contains("--warehouse s3://weir-bench/runs/007-weir-s3/warehouse")
                 .doesNotContain("s3.secret-key")
