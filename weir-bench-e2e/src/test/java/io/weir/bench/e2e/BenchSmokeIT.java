@@ -10,9 +10,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -213,5 +215,54 @@ class BenchSmokeIT {
         assertThat(line.path("file_groups").asInt()).isEqualTo(4);
         assertThat(line.path("live_files").asLong())
                 .isBetween(1L, line.path("table_files").asLong());
+    }
+
+    /**
+     * With in-job snapshot expiry (as the long variant runs), the history is read while the table
+     * is written: every commit is in it, although the first ones expired before the run ended.
+     */
+    @Test
+    void theHistoryOfATableThatExpiresInTheJobHasEveryCommit() throws Exception {
+        String[] args = {
+            "--sink",
+            "weir",
+            "--schema",
+            "1",
+            "--rows",
+            "1500000",
+            "--heap",
+            "1g",
+            "--compaction",
+            "on",
+            "--checkpoint-interval-ms",
+            "300",
+            "--table-option",
+            "snapshot.expire.in-job=true",
+            "--table-option",
+            "snapshot.num-retained.min=1",
+            "--table-option",
+            "snapshot.num-retained.max=6",
+            "--keep",
+            "--work-dir",
+            work.toString()
+        };
+        JsonNode line = run(args);
+        assertThat(line.path("verified").asBoolean()).isTrue();
+        List<Long> commitIds;
+        try (Stream<Path> files = Files.walk(work)) {
+            commitIds =
+                    files.filter(f -> f.getParent().getFileName().toString().equals("commits"))
+                            .map(f -> f.getFileName().toString())
+                            .filter(n -> n.matches("[0-9]{20}\\.json"))
+                            .map(n -> Long.parseLong(n.substring(0, 20)))
+                            .sorted()
+                            .toList();
+        }
+        assertThat(commitIds.get(0)).as("the first commits expired").isGreaterThan(1);
+        assertThat(line.path("ingest_commits").asLong() + line.path("compaction_commits").asLong())
+                .as("every commit, expired or not, is in the history")
+                .isEqualTo(commitIds.get(commitIds.size() - 1));
+        assertThat(line.path("compaction_commits").asLong()).isPositive();
+        assertThat(line.path("compacted_commits").asLong()).isPositive();
     }
 }

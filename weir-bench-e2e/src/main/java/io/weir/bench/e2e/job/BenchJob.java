@@ -100,28 +100,34 @@ public final class BenchJob {
         Map<String, Long> before = countsUrl == null ? Map.of() : RequestCounts.fetch(countsUrl);
         CommitProbe.countsUrl = countsUrl;
         CommitProbe.countsPrefix = prefix;
-        ProcessMeter meter = ProcessMeter.start();
-        env.executeSql(insert).await();
-        JsonLine line = meter.stop(Phase.INGEST);
-        if (countsUrl != null) {
-            // What the sink asked of the store during the ingestion: the proxy's or the
-            // NameNode's counters.
-            RequestCounts.fetch(countsUrl)
-                    .forEach((k, v) -> line.put(prefix + k, v - before.getOrDefault(k, 0L)));
-        }
-        CommitProbe probe = CommitProbe.current();
-        if (probe != null && !settings.bulkInsert()) {
-            probe.addTo(line);
-        }
-        if (settings.compaction() && table.kind().writesTable()) {
-            // After the figures above were taken: reading the history is not part of them.
-            line.put("table_files", TableHistory.filesUnder(table.tableDir()));
-            CompactionHistory history = TableHistory.read(table);
-            if (history != null) {
-                history.addTo(line);
+        // Followed from before the first commit: an in-job expiry may remove early commits.
+        try (TableHistory history =
+                settings.compaction() && table.kind().writesTable()
+                        ? TableHistory.follow(table)
+                        : null) {
+            ProcessMeter meter = ProcessMeter.start();
+            env.executeSql(insert).await();
+            JsonLine line = meter.stop(Phase.INGEST);
+            if (countsUrl != null) {
+                // What the sink asked of the store during the ingestion: the proxy's or the
+                // NameNode's counters.
+                RequestCounts.fetch(countsUrl)
+                        .forEach((k, v) -> line.put(prefix + k, v - before.getOrDefault(k, 0L)));
             }
+            CommitProbe probe = CommitProbe.current();
+            if (probe != null && !settings.bulkInsert()) {
+                probe.addTo(line);
+            }
+            if (history != null) {
+                // After the figures above were taken: the rest of the history is not part of them.
+                line.put("table_files", TableHistory.filesUnder(table.tableDir()));
+                CompactionHistory replayed = history.finish();
+                if (replayed != null) {
+                    replayed.addTo(line);
+                }
+            }
+            return line.put("table_bytes", ProcessMeter.bytesUnder(table.tableDir()));
         }
-        return line.put("table_bytes", ProcessMeter.bytesUnder(table.tableDir()));
     }
 
     /** The source, the sink's table and the scan's blackhole in a new environment. */

@@ -4,25 +4,93 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * Reads a table's history after the ingestion, through the sink's own API, into a {@link
- * CompactionHistory} (docs/benchmark.md, "Compaction on"): {@link WeirHistory}, {@link
- * PaimonHistory}, {@link HudiHistory}. Not timed: it runs after the ingestion's figures were taken.
+ * A table's history through the sink's own API, as a {@link CompactionHistory} (docs/benchmark.md,
+ * "The figures"): {@link WeirHistory}, {@link PaimonHistory}, {@link HudiHistory}.
+ *
+ * <p>A Weir table is followed while the ingestion runs, a poll every second, so that an in-job
+ * snapshot expiry (which the long variant needs) cannot remove a commit before it was read; each
+ * poll reads only the commits made since the last. Paimon's snapshots and Hudi's instants are read
+ * after the ingestion: they stay for an hour by default, and the benchmark keeps Hudi's from
+ * archiving.
  */
-final class TableHistory {
-    private TableHistory() {}
+final class TableHistory implements AutoCloseable {
+    static final long POLL_SECONDS = 1;
 
-    /** The history of the table, or null for a sink without one (or a Hudi table whose is gone). */
-    static CompactionHistory read(SinkTable table) {
-        Path dir = table.tableDir();
-        return switch (table.kind()) {
-            case WEIR -> WeirHistory.read(dir);
-            case PAIMON -> PaimonHistory.read(dir);
-            case HUDI -> HudiHistory.read(dir);
-            default -> null;
-        };
+    private final SinkTable table;
+    private final WeirHistory weir;
+    private final ScheduledExecutorService poller;
+    private volatile RuntimeException pollFailure;
+
+    private TableHistory(SinkTable table) {
+        this.table = table;
+        if (table.kind().system() == SinkKind.WEIR) {
+            this.weir = new WeirHistory(table.tableDir());
+            this.poller =
+                    Executors.newSingleThreadScheduledExecutor(
+                            r -> {
+                                Thread t = new Thread(r, "weir-bench-history");
+                                t.setDaemon(true);
+                                return t;
+                            });
+            poller.scheduleWithFixedDelay(this::poll, 0, POLL_SECONDS, TimeUnit.SECONDS);
+        } else {
+            this.weir = null;
+            this.poller = null;
+        }
+    }
+
+    /** Starts following the history of a table that exists, before its ingestion starts. */
+    static TableHistory follow(SinkTable table) {
+        return new TableHistory(table);
+    }
+
+    private void poll() {
+        try {
+            weir.poll();
+        } catch (RuntimeException e) {
+            // A later poll could only skip the commits this one missed: stop, and fail finish().
+            pollFailure = e;
+            throw e;
+        }
+    }
+
+    /**
+     * The whole history, after the ingestion: the last commits of a followed table, or every
+     * snapshot of the others; null for a sink without one (or a Hudi table whose is gone).
+     */
+    CompactionHistory finish() throws InterruptedException {
+        if (weir == null) {
+            Path dir = table.tableDir();
+            return switch (table.kind().system()) {
+                case PAIMON -> PaimonHistory.read(dir);
+                case HUDI -> HudiHistory.read(dir);
+                default -> null;
+            };
+        }
+        poller.shutdown();
+        if (!poller.awaitTermination(1, TimeUnit.MINUTES)) {
+            throw new IllegalStateException("The history poll of " + table.tableDir() + " hangs");
+        }
+        if (pollFailure != null) {
+            throw new IllegalStateException(
+                    "Reading the history of " + table.tableDir() + " while it was written failed",
+                    pollFailure);
+        }
+        weir.poll();
+        return weir.history();
+    }
+
+    @Override
+    public void close() {
+        if (poller != null) {
+            poller.shutdownNow();
+        }
     }
 
     /** Regular files under {@code dir}, data and metadata (0 if it does not exist). */

@@ -11,31 +11,49 @@ import java.nio.file.Path;
 
 /**
  * A Weir table's history through Weir's API (its connector jar is on the child's classpath only in
- * Weir runs): every commit file from the first retained one ({@code Table.commit(id)}): its kind
- * ({@code APPEND} is an ingest commit), time, added files (path, size, rows, file group, kind and
- * sequence) and removed paths. Sorted runs: each log file is one; the base files of one sequence
- * are one.
+ * Weir runs): every commit file ({@code Table.commit(id)}) in order: its kind ({@code APPEND} is an
+ * ingest commit), time, added files (path, size, rows, file group, kind and sequence) and removed
+ * paths. Sorted runs: each log file is one; the base files of one sequence are one.
+ *
+ * <p>Read while the ingestion runs ({@link #poll()} every few seconds), it sees every commit before
+ * an in-job snapshot expiry can remove it. A first poll on a table whose early commits expired
+ * starts from the earliest retained snapshot's files.
  */
 final class WeirHistory {
-    private WeirHistory() {}
+    private final Table table;
+    private final CompactionHistory history = new CompactionHistory();
 
-    static CompactionHistory read(Path dir) {
-        Table table = Tables.load(dir.toString());
-        CompactionHistory history = new CompactionHistory();
-        long first = Math.max(1, table.earliestRetainedCommit());
+    /** The next commit to read; 0 before the first poll. */
+    private long next;
+
+    WeirHistory(Path dir) {
+        this.table = Tables.load(dir.toString());
+    }
+
+    /** Reads the commits made since the last poll. */
+    void poll() {
+        table.refresh();
         long last = table.currentSnapshot().id();
-        if (first > 1) {
-            history.start(table.snapshot(first - 1).files().stream().map(WeirHistory::of).toList());
+        if (next == 0) {
+            long first = Math.max(1, table.earliestRetainedCommit());
+            if (first > 1 && first <= last) {
+                history.start(table.snapshot(first).files().stream().map(WeirHistory::of).toList());
+                first++;
+            }
+            next = first;
         }
-        for (long id = first; id <= last; id++) {
-            Commit commit = table.commit(id);
+        for (; next <= last; next++) {
+            Commit commit = table.commit(next);
             history.commit(
-                    id,
+                    next,
                     commit.timestampMillis(),
                     commit.kind() == CommitKind.APPEND,
                     commit.added().stream().map(WeirHistory::of).toList(),
                     commit.removed());
         }
+    }
+
+    CompactionHistory history() {
         return history;
     }
 
