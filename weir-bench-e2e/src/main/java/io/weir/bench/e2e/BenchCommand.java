@@ -56,6 +56,13 @@ public final class BenchCommand implements Callable<Integer> {
             description = "rows to ingest (default: BENCHMARK.md's for the schema and sink)")
     Long rows;
 
+    @Option(
+            names = "--keys",
+            description =
+                    "keys of every run, uniform in [0, N) (default: the run's rows / 5, each key"
+                            + " written about five times); a table of a fixed size for long runs")
+    Long keys;
+
     @Option(names = "--all", description = "every sink on every schema, then BENCHMARKS.md")
     boolean all;
 
@@ -250,6 +257,13 @@ public final class BenchCommand implements Callable<Integer> {
                     new CommandLine(this),
                     "--bulk-insert needs unique keys, which only --source gen makes");
         }
+        if (keys != null && (keys < 1 || bulkInsert)) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    "--keys must be at least 1, and does not apply to --bulk-insert (every row is"
+                            + " a key of its own); got "
+                            + keys);
+        }
         CompactionMode mode = CompactionMode.parse(compaction);
         if (mode != CompactionMode.OFF && (bulkInsert || lifecycle || warehouse != null)) {
             throw new CommandLine.ParameterException(
@@ -268,7 +282,8 @@ public final class BenchCommand implements Callable<Integer> {
                         bulkInsert,
                         sourceKind,
                         mode != CompactionMode.OFF,
-                        tableOptions == null ? Map.of() : tableOptions);
+                        tableOptions == null ? Map.of() : tableOptions,
+                        keys == null ? 0 : keys);
         List<SinkKind> flinkSinks = flinkSinks();
         if (mode != CompactionMode.OFF && !flinkSinks.contains(SinkKind.WEIR)) {
             // Its history readers (PaimonHistory) are built against Paimon's Flink 1.20 jar.
@@ -478,6 +493,9 @@ public final class BenchCommand implements Callable<Integer> {
             if (rows != null) {
                 s.append(" --rows ").append(rows);
             }
+        }
+        if (keys != null) {
+            s.append(" --keys ").append(keys);
         }
         if (!source.equals("gen")) {
             s.append(" --source ").append(source);

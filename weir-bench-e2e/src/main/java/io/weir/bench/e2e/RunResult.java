@@ -86,6 +86,9 @@ record RunResult(
         json.put("sink", settings.sink().id());
         json.put("schema", settings.workload().id());
         json.put("rows", settings.rows());
+        if (!settings.bulkInsert()) {
+            json.put("keys", settings.keys());
+        }
         PhaseFigures ingest = ingest();
         if (ingest != null) {
             json.put("seconds", round(ingest.seconds()));

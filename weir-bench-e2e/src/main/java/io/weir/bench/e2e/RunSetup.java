@@ -8,7 +8,8 @@ import java.util.Map;
  * The settings every run of a session shares (BENCHMARK.md: parallelism 2, 4 buckets, checkpoints
  * every 10 s, {@code -Xmx6g}); with {@code compaction} each sink compacts in the writer
  * (docs/benchmark.md, "Compaction on"); {@code tableOptions} go over each sink's table options
- * ({@code --table-option}).
+ * ({@code --table-option}); {@code keys}, if positive, is the number of keys of every run ({@code
+ * --keys}), else each run's rows / 5.
  */
 record RunSetup(
         int parallelism,
@@ -18,7 +19,8 @@ record RunSetup(
         boolean bulkInsert,
         SourceKind source,
         boolean compaction,
-        Map<String, String> tableOptions) {
+        Map<String, String> tableOptions,
+        long keys) {
     RunSetup {
         if (parallelism < 1 || buckets < 1 || checkpointIntervalMs < 1) {
             throw new IllegalArgumentException(
@@ -36,7 +38,8 @@ record RunSetup(
                 false,
                 SourceKind.GEN,
                 false,
-                Map.of());
+                Map.of(),
+                0);
     }
 
     /** The same runs with another number of buckets (the fan-out runs of --compaction on). */
@@ -49,6 +52,7 @@ record RunSetup(
                 bulkInsert,
                 source,
                 compaction,
-                tableOptions);
+                tableOptions,
+                keys);
     }
 }

@@ -118,16 +118,18 @@ final class Runs {
                         .remote(remote ? store.forRun(dir.getFileName().toString()) : null)
                         .compaction(setup.compaction())
                         .tableOptions(setup.tableOptions())
+                        .keys(setup.keys() > 0 ? setup.keys() : Workload.keys(rows))
                         .build();
         progress.printf(
                 Locale.ROOT,
-                "weir bench: %s%s%s%s, %s, %,d rows, phases %s ...%n",
+                "weir bench: %s%s%s%s, %s, %,d rows%s, phases %s ...%n",
                 sink.id(),
                 remote ? " on " + store.name() : "",
                 setup.compaction() ? " (compaction on, bucket=" + setup.buckets() + ")" : "",
                 setup.tableOptions().isEmpty() ? "" : " with " + setup.tableOptions(),
                 workload.id(),
                 rows,
+                setup.keys() > 0 ? String.format(Locale.ROOT, " over %,d keys", setup.keys()) : "",
                 String.join(",", phases.stream().map(Phase::id).toList()));
         RunResult result = jvm.run(settings, workspace.logOf(dir));
         workspace.finished(settings);

@@ -91,7 +91,7 @@ class CompactionReportTest {
                         "1 / 1 / 1",
                         "2 / 2 / 2",
                         "./weir bench --all --compaction on",
-                        new RunSetup(2, 4, 2_000, "6g", false, SourceKind.GEN, true, Map.of()),
+                        new RunSetup(2, 4, 2_000, "6g", false, SourceKind.GEN, true, Map.of(), 0),
                         1,
                         false,
                         ingestion,

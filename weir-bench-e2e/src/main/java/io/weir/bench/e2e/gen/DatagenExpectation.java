@@ -26,13 +26,13 @@ public final class DatagenExpectation {
     private long duplicates;
     private long malformed;
 
-    public DatagenExpectation(Workload workload, long rows) {
-        if (Workload.keys(rows) > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("Cannot check runs of more than 2^31 keys: " + rows);
+    public DatagenExpectation(Workload workload, long rows, long keys) {
+        if (keys > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("Cannot check runs of more than 2^31 keys: " + keys);
         }
         this.workload = workload;
         this.columns = workload.columns().size();
-        this.keys = Workload.keys(rows);
+        this.keys = keys;
         // rows uniform draws from `keys` values: K (1 - (1 - 1/K)^N) distinct, with variance
         // about K e^-λ (1 - (1 + λ) e^-λ) for λ = N / K (the occupancy problem).
         double k = keys;

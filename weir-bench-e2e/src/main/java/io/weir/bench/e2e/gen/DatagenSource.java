@@ -21,9 +21,9 @@ public final class DatagenSource {
 
     /**
      * The {@code CREATE TEMPORARY TABLE} and {@code CREATE TEMPORARY VIEW} statements; the view,
-     * named {@code view}, has the workload's columns.
+     * named {@code view}, has the workload's columns; keys are uniform in {@code [0, keys)}.
      */
-    public static List<String> statements(Workload workload, long rows, String view) {
+    public static List<String> statements(Workload workload, long rows, long keys, String view) {
         String key = workload.keyColumn();
         List<String> raw = new ArrayList<>();
         List<String> options = new ArrayList<>();
@@ -33,7 +33,7 @@ public final class DatagenSource {
         options.add(option("number-of-rows", String.valueOf(rows)));
         raw.add(key + " BIGINT");
         options.add(option("fields." + key + ".min", "0"));
-        options.add(option("fields." + key + ".max", String.valueOf(Workload.keys(rows) - 1)));
+        options.add(option("fields." + key + ".max", String.valueOf(keys - 1)));
         select.add(key);
         if (workload == Workload.SCHEMA1) {
             raw.add("item_name STRING");

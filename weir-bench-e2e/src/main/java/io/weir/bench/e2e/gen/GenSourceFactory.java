@@ -35,7 +35,13 @@ public final class GenSourceFactory implements DynamicTableSourceFactory {
             ConfigOptions.key("rows")
                     .longType()
                     .noDefaultValue()
-                    .withDescription("Rows to generate; keys are uniform in [0, rows / 5).");
+                    .withDescription("Rows to generate; keys are uniform in [0, keys).");
+
+    public static final ConfigOption<Long> KEYS =
+            ConfigOptions.key("keys")
+                    .longType()
+                    .noDefaultValue()
+                    .withDescription("Keys are uniform in [0, keys); default rows / 5.");
 
     public static final ConfigOption<Boolean> UNIQUE_KEYS =
             ConfigOptions.key("unique-keys")
@@ -57,7 +63,7 @@ public final class GenSourceFactory implements DynamicTableSourceFactory {
 
     @Override
     public Set<ConfigOption<?>> optionalOptions() {
-        return Set.of(UNIQUE_KEYS);
+        return Set.of(UNIQUE_KEYS, KEYS);
     }
 
     @Override
@@ -75,9 +81,17 @@ public final class GenSourceFactory implements DynamicTableSourceFactory {
         if (rows < 1) {
             throw new ValidationException("'rows' must be at least 1, got " + rows);
         }
+        long keys = options.getOptional(KEYS).orElse(Workload.keys(rows));
+        if (keys < 1) {
+            throw new ValidationException("'keys' must be at least 1, got " + keys);
+        }
+        if (options.get(UNIQUE_KEYS) && options.getOptional(KEYS).isPresent()) {
+            throw new ValidationException(
+                    "'keys' does not apply with 'unique-keys': every row is a key of its own");
+        }
         RowType rowType = (RowType) context.getPhysicalRowDataType().getLogicalType();
         checkColumns(workload, rowType);
-        return new GenTableSource(workload, rows, options.get(UNIQUE_KEYS), rowType);
+        return new GenTableSource(workload, rows, keys, options.get(UNIQUE_KEYS), rowType);
     }
 
     /** The declared columns must be the workload's: the generator fills them by position. */

@@ -15,12 +15,14 @@ import org.apache.flink.table.types.logical.RowType;
 final class GenTableSource implements ScanTableSource {
     private final Workload workload;
     private final long rows;
+    private final long keys;
     private final boolean uniqueKeys;
     private final RowType rowType;
 
-    GenTableSource(Workload workload, long rows, boolean uniqueKeys, RowType rowType) {
+    GenTableSource(Workload workload, long rows, long keys, boolean uniqueKeys, RowType rowType) {
         this.workload = workload;
         this.rows = rows;
+        this.keys = keys;
         this.uniqueKeys = uniqueKeys;
         this.rowType = rowType;
     }
@@ -35,14 +37,14 @@ final class GenTableSource implements ScanTableSource {
         // The three-argument constructor: no rate limit (datagen's 'rows-per-second' = 999999999).
         return SourceProvider.of(
                 new DataGeneratorSource<RowData>(
-                        new RowGenerator(workload, rows, uniqueKeys),
+                        new RowGenerator(workload, rows, keys, uniqueKeys),
                         rows,
                         InternalTypeInfo.of(rowType)));
     }
 
     @Override
     public DynamicTableSource copy() {
-        return new GenTableSource(workload, rows, uniqueKeys, rowType);
+        return new GenTableSource(workload, rows, keys, uniqueKeys, rowType);
     }
 
     @Override

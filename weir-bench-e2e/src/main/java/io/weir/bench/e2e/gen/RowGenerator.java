@@ -45,7 +45,7 @@ public final class RowGenerator implements GeneratorFunction<Long, RowData> {
      * @param rows the run's row count: keys are uniform in {@code [0, rows / 5)}
      */
     public RowGenerator(Workload workload, long rows) {
-        this(workload, rows, false);
+        this(workload, rows, Workload.keys(rows), false);
     }
 
     /**
@@ -54,11 +54,22 @@ public final class RowGenerator implements GeneratorFunction<Long, RowData> {
      *     rows / 5)}
      */
     public RowGenerator(Workload workload, long rows, boolean uniqueKeys) {
+        this(workload, rows, Workload.keys(rows), uniqueKeys);
+    }
+
+    /**
+     * @param keys without {@code uniqueKeys}: keys are uniform in {@code [0, keys)} (a table of a
+     *     fixed size, {@code --keys}); ignored with them
+     */
+    public RowGenerator(Workload workload, long rows, long keys, boolean uniqueKeys) {
         if (uniqueKeys && rows % UNIQUE_STRIDE == 0) {
             throw new IllegalArgumentException("rows must not be a multiple of " + UNIQUE_STRIDE);
         }
+        if (keys < 1) {
+            throw new IllegalArgumentException("keys must be at least 1, got " + keys);
+        }
         this.workload = workload;
-        this.keys = uniqueKeys ? rows : Workload.keys(rows);
+        this.keys = uniqueKeys ? rows : keys;
         this.uniqueKeys = uniqueKeys;
     }
 

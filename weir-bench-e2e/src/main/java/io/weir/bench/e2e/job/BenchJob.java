@@ -134,7 +134,7 @@ public final class BenchJob {
     private void declare(TableEnvironment env) {
         String columns = settings.workload().columnsDdl();
         if (settings.source() == SourceKind.DATAGEN) {
-            DatagenSource.statements(settings.workload(), settings.rows(), SOURCE)
+            DatagenSource.statements(settings.workload(), settings.rows(), settings.keys(), SOURCE)
                     .forEach(env::executeSql);
         } else {
             env.executeSql(
@@ -148,6 +148,7 @@ public final class BenchJob {
                             + settings.rows()
                             + "', 'unique-keys' = '"
                             + settings.bulkInsert()
+                            + (settings.bulkInsert() ? "" : "', 'keys' = '" + settings.keys())
                             + "')");
         }
         env.executeSql(

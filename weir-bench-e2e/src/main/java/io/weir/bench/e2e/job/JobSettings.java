@@ -14,14 +14,15 @@ import java.util.TreeMap;
 /**
  * What one child JVM runs: a sink, a workload, a row count and the phases, from its command line
  * ({@link #toArgs()} and {@link #parse} are inverses). With {@code bulkInsert} the ingestion is a
- * batch job of unique keys written with each sink's bulk insert (docs/benchmark.md); {@code source}
- * says where the rows come from; {@code tableOptions} are put over the benchmark's table options
- * ({@code --table-option}).
+ * batch job of unique keys written with each sink's bulk insert (docs/benchmark.md); otherwise the
+ * keys are uniform in {@code [0, keys)}; {@code source} says where the rows come from; {@code
+ * tableOptions} are put over the benchmark's table options ({@code --table-option}).
  */
 public record JobSettings(
         SinkKind sink,
         Workload workload,
         long rows,
+        long keys,
         int parallelism,
         int buckets,
         long checkpointIntervalMs,
@@ -34,9 +35,13 @@ public record JobSettings(
         Map<String, String> tableOptions) {
 
     public JobSettings {
-        if (rows < 1 || parallelism < 1 || buckets < 1 || checkpointIntervalMs < 1) {
+        if (rows < 1 || keys < 1 || parallelism < 1 || buckets < 1 || checkpointIntervalMs < 1) {
             throw new IllegalArgumentException(
-                    "rows, parallelism, buckets and checkpoint interval must be positive");
+                    "rows, keys, parallelism, buckets and checkpoint interval must be positive");
+        }
+        if (bulkInsert && keys != Workload.keys(rows)) {
+            throw new IllegalArgumentException(
+                    "--keys does not apply to a bulk insert: every row is a key of its own");
         }
         if (bulkInsert && source == SourceKind.DATAGEN) {
             throw new IllegalArgumentException(
@@ -49,9 +54,9 @@ public record JobSettings(
 
     /**
      * Settings for {@code rows} of {@code workload} into {@code sink} under {@code dir}, with
-     * BENCHMARK.md's defaults until set otherwise: parallelism 2, 4 buckets, checkpoints every 10
-     * s, the ingestion alone, streaming upserts from the gen source, on local disk, without
-     * compaction and without extra table options.
+     * BENCHMARK.md's defaults until set otherwise: keys uniform in {@code [0, rows / 5)},
+     * parallelism 2, 4 buckets, checkpoints every 10 s, the ingestion alone, streaming upserts from
+     * the gen source, on local disk, without compaction and without extra table options.
      */
     public static Builder builder(SinkKind sink, Workload workload, long rows, Path dir) {
         return new Builder(sink, workload, rows, dir);
@@ -63,6 +68,7 @@ public record JobSettings(
         private final Workload workload;
         private final long rows;
         private final Path dir;
+        private long keys;
         private int parallelism = 2;
         private int buckets = 4;
         private long checkpointIntervalMs = 10_000;
@@ -77,7 +83,14 @@ public record JobSettings(
             this.sink = sink;
             this.workload = workload;
             this.rows = rows;
+            this.keys = Workload.keys(rows);
             this.dir = dir;
+        }
+
+        /** Keys uniform in {@code [0, keys)}: a table of a fixed size ({@code --keys}). */
+        public Builder keys(long value) {
+            this.keys = value;
+            return this;
         }
 
         public Builder parallelism(int value) {
@@ -134,6 +147,7 @@ public record JobSettings(
                     sink,
                     workload,
                     rows,
+                    keys,
                     parallelism,
                     buckets,
                     checkpointIntervalMs,
@@ -151,6 +165,9 @@ public record JobSettings(
         List<String> args = new ArrayList<>();
         args.addAll(List.of("--sink", sink.id(), "--workload", workload.id()));
         args.addAll(List.of("--rows", String.valueOf(rows)));
+        if (keys != Workload.keys(rows)) {
+            args.addAll(List.of("--keys", String.valueOf(keys)));
+        }
         args.addAll(List.of("--parallelism", String.valueOf(parallelism)));
         args.addAll(List.of("--buckets", String.valueOf(buckets)));
         args.addAll(List.of("--checkpoint-interval-ms", String.valueOf(checkpointIntervalMs)));
@@ -178,6 +195,7 @@ public record JobSettings(
         SinkKind sink = null;
         Workload workload = null;
         long rows = 0;
+        Long keys = null;
         int parallelism = 0;
         int buckets = 0;
         long interval = 0;
@@ -196,6 +214,7 @@ public record JobSettings(
                 case "--sink" -> sink = SinkKind.parse(value);
                 case "--workload" -> workload = Workload.parse(value);
                 case "--rows" -> rows = Long.parseLong(value);
+                case "--keys" -> keys = Long.parseLong(value);
                 case "--parallelism" -> parallelism = Integer.parseInt(value);
                 case "--buckets" -> buckets = Integer.parseInt(value);
                 case "--checkpoint-interval-ms" -> interval = Long.parseLong(value);
@@ -225,6 +244,7 @@ public record JobSettings(
                             + " --checkpoint-interval-ms MS --dir DIR --phases ingest,...");
         }
         return builder(sink, workload, rows, dir)
+                .keys(keys != null ? keys : Workload.keys(rows))
                 .parallelism(parallelism)
                 .buckets(buckets)
                 .checkpointIntervalMs(interval)

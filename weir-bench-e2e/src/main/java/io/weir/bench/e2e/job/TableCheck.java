@@ -29,7 +29,11 @@ final class TableCheck {
             return verifyDatagen(batch, table, settings);
         }
         RowGenerator generator =
-                new RowGenerator(settings.workload(), settings.rows(), settings.bulkInsert());
+                new RowGenerator(
+                        settings.workload(),
+                        settings.rows(),
+                        settings.keys(),
+                        settings.bulkInsert());
         ExpectedRows expected =
                 new ExpectedRows(generator, settings.rows(), settings.parallelism());
         BitSet seen = new BitSet();
@@ -69,7 +73,8 @@ final class TableCheck {
 
     private static JsonLine verifyDatagen(
             TableEnvironment batch, SinkTable table, JobSettings settings) throws Exception {
-        DatagenExpectation expected = new DatagenExpectation(settings.workload(), settings.rows());
+        DatagenExpectation expected =
+                new DatagenExpectation(settings.workload(), settings.rows(), settings.keys());
         try (CloseableIterator<Row> rows =
                 batch.executeSql("SELECT * FROM " + table.qualifiedName()).collect()) {
             rows.forEachRemaining(expected::accept);

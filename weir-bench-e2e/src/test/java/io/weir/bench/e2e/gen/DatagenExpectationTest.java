@@ -21,7 +21,8 @@ class DatagenExpectationTest {
 
     @Test
     void expectedKeyCountIsTheOccupancyMean() {
-        DatagenExpectation expectation = new DatagenExpectation(Workload.SCHEMA2, ROWS);
+        DatagenExpectation expectation =
+                new DatagenExpectation(Workload.SCHEMA2, ROWS, Workload.keys(ROWS));
         double keys = Workload.keys(ROWS);
         double mean = keys * (1 - Math.pow(1 - 1 / keys, ROWS));
         assertThat(expectation.expectedKeys()).isEqualTo(Math.round(mean));
@@ -33,7 +34,8 @@ class DatagenExpectationTest {
     void randomTablesOfEverySchemaPass() {
         for (Workload workload : Workload.values()) {
             for (long seed = 0; seed < 10; seed++) {
-                DatagenExpectation expectation = new DatagenExpectation(workload, ROWS);
+                DatagenExpectation expectation =
+                        new DatagenExpectation(workload, ROWS, Workload.keys(ROWS));
                 table(workload, new Random(seed)).values().forEach(expectation::accept);
                 assertThat(expectation.verified()).as(workload + " seed " + seed).isTrue();
             }
@@ -45,7 +47,8 @@ class DatagenExpectationTest {
         Map<Long, Row> table = table(Workload.SCHEMA1, new Random(1));
         // drop one key in a hundred: ~100 keys, twice the tolerance
         table.keySet().removeIf(key -> key % 100 == 7);
-        DatagenExpectation expectation = new DatagenExpectation(Workload.SCHEMA1, ROWS);
+        DatagenExpectation expectation =
+                new DatagenExpectation(Workload.SCHEMA1, ROWS, Workload.keys(ROWS));
         table.values().forEach(expectation::accept);
         assertThat(expectation.verified()).isFalse();
         assertThat(expectation.duplicateKeys() + expectation.malformedRows()).isZero();
@@ -70,7 +73,8 @@ class DatagenExpectationTest {
         upperCase.setField(1, ((String) upperCase.getField(1)).toUpperCase().replace('0', 'A'));
         rows.set(3, upperCase);
 
-        DatagenExpectation expectation = new DatagenExpectation(workload, ROWS);
+        DatagenExpectation expectation =
+                new DatagenExpectation(workload, ROWS, Workload.keys(ROWS));
         rows.forEach(expectation::accept);
         assertThat(expectation.duplicateKeys()).isEqualTo(1);
         assertThat(expectation.unknownKeys()).isEqualTo(1);

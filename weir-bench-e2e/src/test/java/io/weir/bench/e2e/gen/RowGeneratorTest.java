@@ -40,6 +40,19 @@ class RowGeneratorTest {
     }
 
     @Test
+    void keysAreUniformInAFixedKeySpaceWhenGiven() {
+        RowGenerator generator = new RowGenerator(Workload.SCHEMA1, 1_000_000, 1_000, false);
+        Set<Long> keys = new HashSet<>();
+        for (long i = 0; i < 20_000; i++) {
+            keys.add(generator.row(i).getLong(0));
+        }
+        // 20,000 draws of 1,000 keys: every key drawn (each misses with probability e^-20)
+        assertThat(keys).hasSize(1_000);
+        assertThat(keys).allSatisfy(k -> assertThat(k).isBetween(0L, 999L));
+        assertThat(generator.keys()).isEqualTo(1_000);
+    }
+
+    @Test
     void schema1HasBenchmarkShapedValues() {
         RowGenerator generator = new RowGenerator(Workload.SCHEMA1, 100_000);
         Set<Long> keys = new HashSet<>();

@@ -34,6 +34,9 @@ class JobSettingsTest {
                                 .checkpointIntervalMs(2_000)
                                 .compaction(true)
                                 .tableOptions(Map.of("compaction.threads", "1", "a.b", "x=y"))
+                                .build(),
+                        JobSettings.builder(SinkKind.WEIR, Workload.SCHEMA1, 5_000, RUN)
+                                .keys(700)
                                 .build())) {
             assertThat(JobSettings.parse(settings.toArgs().toArray(new String[0])))
                     .isEqualTo(settings);
@@ -69,6 +72,27 @@ class JobSettingsTest {
                                 + " --source gen with --bulk-insert");
         assertThatThrownBy(() -> SourceKind.parse("kafka"))
                 .hasMessage("Unknown source 'kafka': expected gen or datagen");
+    }
+
+    @Test
+    void keysDefaultToAFifthOfTheRowsAndDoNotApplyToABulkInsert() {
+        assertThat(JobSettings.builder(SinkKind.WEIR, Workload.SCHEMA1, 5_000, RUN).build().keys())
+                .isEqualTo(1_000);
+        assertThat(
+                        JobSettings.builder(SinkKind.WEIR, Workload.SCHEMA1, 5_000, RUN)
+                                .keys(700)
+                                .build()
+                                .toArgs())
+                .containsSequence("--keys", "700");
+        assertThatThrownBy(
+                        () ->
+                                JobSettings.builder(SinkKind.WEIR, Workload.SCHEMA1, 5_000, RUN)
+                                        .bulkInsert(true)
+                                        .keys(700)
+                                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "--keys does not apply to a bulk insert: every row is a key of its own");
     }
 
     private static JobSettings settings(
