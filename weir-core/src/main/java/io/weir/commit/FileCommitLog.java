@@ -3,7 +3,6 @@ package io.weir.commit;
 import io.weir.Commit;
 import io.weir.Schema;
 import io.weir.TableMetadata;
-import io.weir.exceptions.CommitConflictException;
 import io.weir.exceptions.CorruptFileException;
 import io.weir.exceptions.NoSuchTableException;
 import io.weir.exceptions.SnapshotExpiredException;
@@ -18,11 +17,8 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The {@link CommitLog} of a table stored as files under {@code <location>/_weir/} (docs/format.md
@@ -43,7 +39,7 @@ public final class FileCommitLog implements CommitLog {
 
     private final MetadataFiles files;
     private final Clock clock;
-    private final Map<Integer, TableMetadata> schemas = new ConcurrentHashMap<>();
+    private final SchemaVersions schemas;
     private final StateLoader loader;
     // The latest state, or, while the table is damaged, the latest readable one found below it.
     private volatile TableState current;
@@ -55,7 +51,7 @@ public final class FileCommitLog implements CommitLog {
     private FileCommitLog(MetadataFiles files, Clock clock, TableMetadata first) {
         this.files = files;
         this.clock = clock;
-        schemas.put(first.schemaId(), first);
+        this.schemas = new SchemaVersions(files, clock, first);
         this.loader =
                 new StateLoader(
                         files,
@@ -84,58 +80,12 @@ public final class FileCommitLog implements CommitLog {
                 metadata.schemaId());
         MetadataFiles files = new MetadataFiles(io, location);
         String path = files.paths().schema(0);
-        checkLocationIsFree(io, files.paths(), path);
+        TableLocationCheck.check(io, files.paths(), path);
         if (!files.writeSchema(metadata)) {
             throw new TableAlreadyExistsException(
                     "Cannot create table at " + location + ": a table exists there (" + path + ")");
         }
         return new FileCommitLog(files, clock, metadata);
-    }
-
-    /** How many foreign files an error names. */
-    private static final int NAMED_FILES = 5;
-
-    /**
-     * A table is created only where nothing is, or where a table is (then the create-if-absent of
-     * schema 0 fails as "table exists"): never over files Weir did not write, which a later DROP
-     * TABLE or orphan removal would delete.
-     */
-    private static void checkLocationIsFree(FileIO io, MetadataPaths paths, String schema0) {
-        List<FileStatus> present;
-        try {
-            present = io.listRecursive(paths.location());
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot list " + paths.location(), e);
-        }
-        List<String> foreign = new java.util.ArrayList<>();
-        int count = 0;
-        for (FileStatus s : present) {
-            if (s.path().equals(schema0)) {
-                throw new TableAlreadyExistsException(
-                        "Cannot create table at "
-                                + paths.location()
-                                + ": a table exists there ("
-                                + schema0
-                                + ")");
-            }
-            if (s.path().endsWith("/") || MetadataPaths.isTemporary(s.path())) {
-                continue; // a directory marker; a concurrent creator's metadata write
-            }
-            count++;
-            if (foreign.size() < NAMED_FILES) {
-                foreign.add(s.path());
-            }
-        }
-        if (count > 0) {
-            throw new ValidationException(
-                    "Cannot create table at "
-                            + paths.location()
-                            + ": the location holds "
-                            + count
-                            + " file(s) that are not a Weir table's, e.g. "
-                            + String.join(", ", foreign)
-                            + "; choose an empty location or move the files away");
-        }
     }
 
     /**
@@ -267,7 +217,10 @@ public final class FileCommitLog implements CommitLog {
      */
     private TableState readableBelow(long commitId) {
         long earliest = loader.knownEarliestRetained();
-        long floor = Math.max(earliest, commitId - 2L * checkpointInterval(first()) - 1);
+        long floor =
+                Math.max(
+                        earliest,
+                        commitId - 2L * metadata(0).options().metadataCheckpointInterval() - 1);
         for (long id = commitId - 1; id >= floor && id >= 0; id--) {
             try {
                 return loader.load(id);
@@ -326,44 +279,17 @@ public final class FileCommitLog implements CommitLog {
 
     @Override
     public TableMetadata metadata(int schemaId) {
-        TableMetadata m = schemas.get(schemaId);
-        if (m == null) {
-            m = files.readSchema(schemaId);
-            if (m == null) {
-                throw new ValidationException(
-                        "Cannot find schema "
-                                + schemaId
-                                + " of table "
-                                + location()
-                                + ": missing "
-                                + files.paths().schema(schemaId));
-            }
-            schemas.put(schemaId, m);
-        }
-        return m;
+        return schemas.get(schemaId);
     }
 
     @Override
     public List<Integer> schemaIds() {
-        return files.listedSchemaIds().stream().sorted().toList();
+        return schemas.ids();
     }
 
     @Override
     public TableMetadata addSchema(Schema schema, TableOptions options) {
-        int next = files.listedSchemaIds().stream().mapToInt(Integer::intValue).max().orElse(0) + 1;
-        TableMetadata metadata = new TableMetadata(next, schema, options, clock.millis());
-        if (!files.writeSchema(metadata)) {
-            throw new CommitConflictException(
-                    "Cannot add schema "
-                            + next
-                            + " to table "
-                            + location()
-                            + ": another process wrote "
-                            + files.paths().schema(next)
-                            + " first");
-        }
-        schemas.put(next, metadata);
-        return metadata;
+        return schemas.add(schema, options);
     }
 
     @Override
@@ -384,47 +310,8 @@ public final class FileCommitLog implements CommitLog {
     @Override
     public long commitIdAsOf(long timestampMillis) {
         TableState cur = refresh();
-        if (cur.commitId() > 0 && cur.timestampMillis() <= timestampMillis) {
-            return cur.commitId();
-        }
-        // Commit timestamps never decrease (see CommitProducer), so binary search works.
-        long earliest = loader.earliestRetained();
-        long lo = Math.max(1, earliest);
-        long hi = cur.commitId();
-        long found = 0;
-        while (lo <= hi) {
-            long mid = (lo + hi) >>> 1;
-            if (loader.require(mid, cur.commitId()).timestampMillis() <= timestampMillis) {
-                found = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        if (found == 0 && earliest > 0) {
-            throw new SnapshotExpiredException(
-                    "Cannot find a retained commit of table "
-                            + location()
-                            + " as of "
-                            + timestampMillis
-                            + ": the table's state then has expired; the earliest retained commit "
-                            + earliest
-                            + " was made at "
-                            + loader.require(earliest, cur.commitId()).timestampMillis(),
-                    -1,
-                    earliest);
-        }
-        long created = metadata(0).createdMillis();
-        if (found == 0 && timestampMillis < created) {
-            throw new ValidationException(
-                    "Cannot find a commit of table "
-                            + location()
-                            + " as of "
-                            + timestampMillis
-                            + ": the table was created at "
-                            + created);
-        }
-        return found;
+        return new CommitTimeSearch(loader, location())
+                .commitIdAsOf(cur, timestampMillis, metadata(0).createdMillis());
     }
 
     @Override
@@ -462,13 +349,11 @@ public final class FileCommitLog implements CommitLog {
         }
         // The checkpoint first: once the marker says so, loading starts at or after it.
         TableState state = commitId == cur.commitId() ? cur : loader.load(commitId);
-        String path = files.paths().checkpoint(commitId);
         try {
-            files.io()
-                    .writeIfAbsent(
-                            path, CheckpointParser.toJson(state).getBytes(StandardCharsets.UTF_8));
+            files.writeCheckpoint(state);
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot write checkpoint " + path, e);
+            throw new UncheckedIOException(
+                    "Cannot write checkpoint " + files.paths().checkpoint(commitId), e);
         }
         files.writeEarliestRetained(commitId, clock.millis());
         loader.retained(commitId);
@@ -502,107 +387,10 @@ public final class FileCommitLog implements CommitLog {
         } catch (CorruptFileException e) {
             // damaged: exactly what a rollback repairs
         }
-        long top = head;
-        ValidationException.check(
-                commitId >= 0 && commitId < top,
-                "Cannot roll back table %s to commit %s: valid commits are 0 to %s, before the"
-                        + " latest commit %s",
-                location(),
-                commitId,
-                top - 1,
-                top);
-        long earliest = loader.earliestRetained();
-        if (commitId < earliest) {
-            throw loader.expired(commitId, earliest);
-        }
-        TableState target = loader.load(commitId);
-        // Never reuse an id: a damaged commit file still exists, a missing one may have been read
-        // by someone, and a checkpoint or hint may name it. The rollback takes the next free id.
-        long id =
-                Math.max(
-                                top,
-                                Math.max(
-                                        files.maxListedId(
-                                                files.paths().commitsDir(), Long.MAX_VALUE),
-                                        files.maxListedId(
-                                                files.paths().checkpointsDir(), Long.MAX_VALUE)))
-                        + 1;
-        long timestamp =
-                Math.max(
-                        clock.millis(),
-                        Math.max(
-                                target.timestampMillis(),
-                                latest != null
-                                        ? latest.timestampMillis()
-                                        : current.timestampMillis()));
-        Map<String, String> properties = new java.util.TreeMap<>();
-        properties.put(ROLLBACK_TO_PROPERTY, Long.toString(commitId));
-        properties.put(ROLLED_BACK_FROM_PROPERTY, Long.toString(top));
-        if (latest == null) {
-            properties.put(REPAIRED_PROPERTY, "true");
-        }
-        Commit commit =
-                new Commit(
-                        id,
-                        timestamp,
-                        io.weir.CommitKind.ROLLBACK,
-                        target.schemaId(),
-                        null,
-                        -1,
-                        List.of(),
-                        List.of(),
-                        properties,
-                        commitId);
-        String path = files.paths().commit(id);
-        boolean created;
-        try {
-            created =
-                    files.io()
-                            .writeIfAbsent(
-                                    path,
-                                    CommitParser.toJson(commit).getBytes(StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new io.weir.exceptions.CommitStateUnknownException(
-                    "Cannot tell whether the rollback of table "
-                            + location()
-                            + " to commit "
-                            + commitId
-                            + " landed: writing "
-                            + path
-                            + " failed; run 'weir doctor' to see",
-                    e);
-        }
-        if (!created) {
-            throw new io.weir.exceptions.CommitConflictException(
-                    "Cannot roll back table "
-                            + location()
-                            + " to commit "
-                            + commitId
-                            + ": commit "
-                            + id
-                            + " was made meanwhile; check the table and run the rollback again");
-        }
-        TableState next = target.toBuilder().apply(commit).build();
-        // The rollback's own checkpoint, whatever the interval: loading it never needs the
-        // commits it abandoned (StateLoader reads it in place of the restored state).
-        String checkpoint = files.paths().checkpoint(id);
-        try {
-            files.io()
-                    .writeIfAbsent(
-                            checkpoint,
-                            CheckpointParser.toJson(next).getBytes(StandardCharsets.UTF_8));
-        } catch (IOException | RuntimeException e) {
-            LOG.warn("Cannot write checkpoint {} of the rollback", checkpoint, e);
-        }
-        LOG.info(
-                "Rolled table {} back to commit {} with commit {} (the latest commit was {}{})",
-                location(),
-                commitId,
-                id,
-                top,
-                latest == null ? ", damaged" : "");
-        published(next);
-        return new CommitOutcome(commit, next, false);
+        CommitOutcome outcome =
+                new RollbackCommit(files, loader, clock).rollBack(commitId, latest, head, current);
+        published(outcome.state());
+        return outcome;
     }
 
     @Override
@@ -619,27 +407,12 @@ public final class FileCommitLog implements CommitLog {
         return files;
     }
 
-    /** Called by {@link CommitProducer} once a commit landed; the rest is best effort. */
+    /** Called once a commit landed; what follows it is best effort. */
     void published(TableState next) {
         current = next;
         head = next.commitId();
         damage = null;
-        long id = next.commitId();
-        if (id % checkpointInterval() == 0) {
-            String path = files.paths().checkpoint(id);
-            try {
-                byte[] json = CheckpointParser.toJson(next).getBytes(StandardCharsets.UTF_8);
-                files.io().writeIfAbsent(path, json);
-            } catch (IOException | RuntimeException e) {
-                LOG.warn("Cannot write checkpoint {}; loading will replay more commits", path, e);
-            }
-        }
-        String hint = files.paths().latestHint();
-        try {
-            files.io().overwrite(hint, (id + "\n").getBytes(StandardCharsets.UTF_8));
-        } catch (IOException | RuntimeException e) {
-            LOG.warn("Cannot update commit hint {}; readers will probe further", hint, e);
-        }
+        AfterCommitWrites.write(files, next, checkpointInterval());
     }
 
     /**
@@ -669,13 +442,5 @@ public final class FileCommitLog implements CommitLog {
 
     private int checkpointInterval() {
         return metadata().options().metadataCheckpointInterval();
-    }
-
-    private int checkpointInterval(TableMetadata m) {
-        return m.options().metadataCheckpointInterval();
-    }
-
-    private TableMetadata first() {
-        return metadata(0);
     }
 }

@@ -129,7 +129,18 @@ final class MetadataFiles {
         }
     }
 
-    /** The ids of the commit or checkpoint files in a directory, ascending. */
+    /** Writes the checkpoint of a state if none exists; returns whether this call wrote it. */
+    boolean writeCheckpoint(TableState state) throws IOException {
+        return io.writeIfAbsent(
+                paths.checkpoint(state.commitId()),
+                CheckpointParser.toJson(state).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Overwrites the LATEST hint (docs/format.md §6.4); only after its commit landed. */
+    void writeHint(long commitId) throws IOException {
+        io.overwrite(paths.latestHint(), (commitId + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
     /**
      * Writes a schema version's file if it does not exist yet; returns whether this call wrote it.
      *
@@ -158,6 +169,7 @@ final class MetadataFiles {
         return ids;
     }
 
+    /** The ids of the commit or checkpoint files in a directory, ascending. */
     List<Long> listedIds(String directory) {
         List<Long> ids = new ArrayList<>();
         for (FileStatus s : list(directory)) {

@@ -39,7 +39,7 @@ import java.util.TreeSet;
  * OVERWRITE commit of those partitions that lands only on the snapshot that was read. A whole-table
  * rescale also puts a new schema version with the new {@code bucket} option in force; a partition's
  * files record a count that differs from their schema's option (docs/format.md §6.2). A writer
- * whose layout differs from a partition's fails its commit there ({@code CommitProducer} checks the
+ * whose layout differs from a partition's fails its commit there ({@code CommitResolver} checks the
  * layout of added files). A table without a primary key places rows in buckets freely, so only its
  * option changes.
  */

@@ -115,7 +115,7 @@ class PublishFailureTest {
                     try {
                         String earlier =
                                 CommitParser.toJson(
-                                        new CommitProducer(log, request, new ManualClock(1))
+                                        new CommitResolver(log, request, new ManualClock(1))
                                                 .resolve(log.current()));
                         Files.createDirectories(Path.of(path).getParent());
                         Files.writeString(Path.of(path), earlier, StandardCharsets.UTF_8);
