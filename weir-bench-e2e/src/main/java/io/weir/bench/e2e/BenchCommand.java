@@ -187,7 +187,7 @@ public final class BenchCommand implements Callable<Integer> {
             description =
                     "off (BENCHMARK.md's write-only tables; default), on (each sink's default"
                             + " in-writer compaction, checkpoints every 2 s, the table's history"
-                            + " read after the run; with --all: BENCHMARKS-compaction.md) or long"
+                            + " replayed; with --all: BENCHMARKS-compaction.md) or long"
                             + " (--all: schema1, weir and paimon, a timeline plotted;"
                             + " BENCHMARKS-compaction-long.md)")
     String compaction;

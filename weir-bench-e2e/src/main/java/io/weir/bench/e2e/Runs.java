@@ -126,7 +126,9 @@ final class Runs {
                 sink.id(),
                 remote ? " on " + store.name() : "",
                 setup.compaction() ? " (compaction on, bucket=" + setup.buckets() + ")" : "",
-                setup.tableOptions().isEmpty() ? "" : " with " + setup.tableOptions(),
+                setup.tableOptions().isEmpty() || !sink.writesTable()
+                        ? ""
+                        : " with " + setup.tableOptions(),
                 workload.id(),
                 rows,
                 setup.keys() > 0 ? String.format(Locale.ROOT, " over %,d keys", setup.keys()) : "",

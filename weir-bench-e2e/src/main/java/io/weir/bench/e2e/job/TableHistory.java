@@ -13,14 +13,17 @@ import java.util.stream.Stream;
  * A table's history through the sink's own API, as a {@link CompactionHistory} (docs/benchmark.md,
  * "The figures"): {@link WeirHistory}, {@link PaimonHistory}, {@link HudiHistory}.
  *
- * <p>A Weir table is followed while the ingestion runs, a poll every second, so that an in-job
- * snapshot expiry (which the long variant needs) cannot remove a commit before it was read; each
- * poll reads only the commits made since the last. Paimon's snapshots and Hudi's instants are read
- * after the ingestion: they stay for an hour by default, and the benchmark keeps Hudi's from
- * archiving.
+ * <p>A Weir table that expires snapshots in the job ({@code snapshot.expire.in-job}, which the long
+ * variant needs) is followed while the ingestion runs, a poll every second, so that no commit
+ * expires before it was read; each poll reads only the commits made since the last. Every other
+ * table is read after the ingestion, outside its figures: Weir's and Paimon's snapshots stay for an
+ * hour by default, and the benchmark keeps Hudi's instants from archiving.
  */
 final class TableHistory implements AutoCloseable {
     static final long POLL_SECONDS = 1;
+
+    /** Weir's table option that makes the job expire snapshots as it commits. */
+    private static final String EXPIRE_IN_JOB = "snapshot.expire.in-job";
 
     private final SinkTable table;
     private final WeirHistory weir;
@@ -29,8 +32,9 @@ final class TableHistory implements AutoCloseable {
 
     private TableHistory(SinkTable table) {
         this.table = table;
-        if (table.kind().system() == SinkKind.WEIR) {
-            this.weir = new WeirHistory(table.tableDir());
+        boolean weirTable = table.kind().system() == SinkKind.WEIR;
+        this.weir = weirTable ? new WeirHistory(table.tableDir()) : null;
+        if (weirTable && Boolean.parseBoolean(table.options().get(EXPIRE_IN_JOB))) {
             this.poller =
                     Executors.newSingleThreadScheduledExecutor(
                             r -> {
@@ -40,7 +44,6 @@ final class TableHistory implements AutoCloseable {
                             });
             poller.scheduleWithFixedDelay(this::poll, 0, POLL_SECONDS, TimeUnit.SECONDS);
         } else {
-            this.weir = null;
             this.poller = null;
         }
     }
@@ -62,7 +65,8 @@ final class TableHistory implements AutoCloseable {
 
     /**
      * The whole history, after the ingestion: the last commits of a followed table, or every
-     * snapshot of the others; null for a sink without one (or a Hudi table whose is gone).
+     * retained commit or snapshot of the others; null for a sink without one (or a Hudi table whose
+     * is gone).
      */
     CompactionHistory finish() throws InterruptedException {
         if (weir == null) {
@@ -73,9 +77,12 @@ final class TableHistory implements AutoCloseable {
                 default -> null;
             };
         }
-        poller.shutdown();
-        if (!poller.awaitTermination(1, TimeUnit.MINUTES)) {
-            throw new IllegalStateException("The history poll of " + table.tableDir() + " hangs");
+        if (poller != null) {
+            poller.shutdown();
+            if (!poller.awaitTermination(1, TimeUnit.MINUTES)) {
+                throw new IllegalStateException(
+                        "The history poll of " + table.tableDir() + " hangs");
+            }
         }
         if (pollFailure != null) {
             throw new IllegalStateException(

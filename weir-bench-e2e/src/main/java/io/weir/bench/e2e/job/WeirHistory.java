@@ -15,9 +15,10 @@ import java.nio.file.Path;
  * ingest commit), time, added files (path, size, rows, file group, kind and sequence) and removed
  * paths. Sorted runs: each log file is one; the base files of one sequence are one.
  *
- * <p>Read while the ingestion runs ({@link #poll()} every few seconds), it sees every commit before
- * an in-job snapshot expiry can remove it. A first poll on a table whose early commits expired
- * starts from the earliest retained snapshot's files.
+ * <p>{@link #poll()} reads the commits made since the last poll: polled while the ingestion runs
+ * (by {@link TableHistory}, when the job expires snapshots), it sees every commit before it can
+ * expire. A first poll on a table whose early commits expired starts from the earliest retained
+ * snapshot's files.
  */
 final class WeirHistory {
     private final Table table;
