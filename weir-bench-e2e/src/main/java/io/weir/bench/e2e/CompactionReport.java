@@ -2,6 +2,7 @@ package io.weir.bench.e2e;
 
 import io.weir.bench.e2e.gen.Workload;
 import io.weir.bench.e2e.job.CompactionHistory;
+import io.weir.bench.e2e.job.JobSettings;
 import io.weir.bench.e2e.job.SinkKind;
 import io.weir.bench.e2e.job.SinkTable;
 
@@ -237,14 +238,12 @@ final class CompactionReport {
                     md,
                     kind,
                     new SinkTable(
-                            kind,
-                            Workload.SCHEMA1,
-                            Path.of("/RUN"),
-                            results.setup().parallelism(),
-                            results.setup().buckets(),
-                            null,
-                            true,
-                            results.setup().tableOptions()));
+                            JobSettings.builder(kind, Workload.SCHEMA1, 1, Path.of("/RUN"))
+                                    .parallelism(results.setup().parallelism())
+                                    .buckets(results.setup().buckets())
+                                    .compaction(true)
+                                    .tableOptions(results.setup().tableOptions())
+                                    .build()));
         }
     }
 

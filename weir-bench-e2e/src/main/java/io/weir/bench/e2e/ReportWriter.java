@@ -2,6 +2,7 @@ package io.weir.bench.e2e;
 
 import io.weir.bench.e2e.gen.SourceKind;
 import io.weir.bench.e2e.gen.Workload;
+import io.weir.bench.e2e.job.JobSettings;
 import io.weir.bench.e2e.job.Phase;
 import io.weir.bench.e2e.job.SinkKind;
 import io.weir.bench.e2e.job.SinkTable;
@@ -270,14 +271,11 @@ final class ReportWriter {
                     md,
                     kind,
                     new SinkTable(
-                            kind,
-                            Workload.SCHEMA1,
-                            Path.of("/RUN"),
-                            setup.parallelism(),
-                            setup.buckets(),
-                            null,
-                            false,
-                            setup.tableOptions()));
+                            JobSettings.builder(kind, Workload.SCHEMA1, 1, Path.of("/RUN"))
+                                    .parallelism(setup.parallelism())
+                                    .buckets(setup.buckets())
+                                    .tableOptions(setup.tableOptions())
+                                    .build()));
         }
     }
 

@@ -25,16 +25,7 @@ public final class BenchJob {
 
     private BenchJob(JobSettings settings) {
         this.settings = settings;
-        this.table =
-                new SinkTable(
-                        settings.sink(),
-                        settings.workload(),
-                        settings.dir(),
-                        settings.parallelism(),
-                        settings.buckets(),
-                        settings.remote(),
-                        settings.compaction(),
-                        settings.tableOptions());
+        this.table = new SinkTable(settings);
     }
 
     public static void main(String[] args) {

@@ -27,55 +27,15 @@ public final class SinkTable {
     private final Map<String, String> extraOptions;
 
     /**
-     * @param dir the run's directory: warehouses and tables go below it
-     * @param parallelism the job's parallelism (Hudi's {@code write.tasks})
-     * @param buckets buckets of the table
+     * The table of a run: its sink, workload, directory (warehouses and tables go below it, or into
+     * its remote warehouse: Weir and Paimon only), parallelism (Hudi's {@code write.tasks}),
+     * buckets, compaction (each sink with its default in-writer compaction: Weir and Paimon without
+     * {@code write-only}, Hudi with its async compaction) and table options put over the
+     * benchmark's ({@code --table-option}).
      */
-    public SinkTable(SinkKind kind, Workload workload, Path dir, int parallelism, int buckets) {
-        this(kind, workload, dir, parallelism, buckets, null);
-    }
-
-    /**
-     * @param remote the warehouse on an object store, or null for one under {@code dir} (Weir and
-     *     Paimon only)
-     */
-    public SinkTable(
-            SinkKind kind,
-            Workload workload,
-            Path dir,
-            int parallelism,
-            int buckets,
-            RemoteWarehouse remote) {
-        this(kind, workload, dir, parallelism, buckets, remote, false);
-    }
-
-    /**
-     * @param compaction each sink with its default in-writer compaction ({@code --compaction on}):
-     *     Weir and Paimon without {@code write-only}, Hudi with its async compaction
-     */
-    public SinkTable(
-            SinkKind kind,
-            Workload workload,
-            Path dir,
-            int parallelism,
-            int buckets,
-            RemoteWarehouse remote,
-            boolean compaction) {
-        this(kind, workload, dir, parallelism, buckets, remote, compaction, Map.of());
-    }
-
-    /**
-     * @param extraOptions table options put over the benchmark's ({@code --table-option})
-     */
-    public SinkTable(
-            SinkKind kind,
-            Workload workload,
-            Path dir,
-            int parallelism,
-            int buckets,
-            RemoteWarehouse remote,
-            boolean compaction,
-            Map<String, String> extraOptions) {
+    public SinkTable(JobSettings settings) {
+        SinkKind kind = settings.sink();
+        RemoteWarehouse remote = settings.remote();
         if (remote != null
                 && kind.system() != SinkKind.WEIR
                 && kind.system() != SinkKind.PAIMON
@@ -86,12 +46,12 @@ public final class SinkTable {
         }
         this.remote = remote;
         this.kind = kind;
-        this.workload = workload;
-        this.dir = dir;
-        this.parallelism = parallelism;
-        this.buckets = buckets;
-        this.compaction = compaction;
-        this.extraOptions = Map.copyOf(extraOptions);
+        this.workload = settings.workload();
+        this.dir = settings.dir();
+        this.parallelism = settings.parallelism();
+        this.buckets = settings.buckets();
+        this.compaction = settings.compaction();
+        this.extraOptions = settings.tableOptions();
     }
 
     /** The table options of the sink: BENCHMARK.md's table, for the report too. */

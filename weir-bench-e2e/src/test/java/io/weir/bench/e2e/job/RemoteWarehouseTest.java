@@ -51,8 +51,7 @@ class RemoteWarehouseTest {
 
     @Test
     void catalogsOnS3() {
-        SinkTable weir =
-                new SinkTable(SinkKind.WEIR, Workload.SCHEMA2, Path.of("/tmp/run"), 2, 4, REMOTE);
+        SinkTable weir = table(SinkKind.WEIR, REMOTE);
         assertThat(weir.declare().get(0))
                 .startsWith(
                         "CREATE CATALOG weir WITH ('type' = 'weir', 'warehouse' ="
@@ -60,8 +59,7 @@ class RemoteWarehouseTest {
                 .contains("'s3.path-style-access' = 'true'");
         assertThat(weir.tableDir())
                 .isEqualTo(Path.of("/data/weir-bench/runs/007-weir-s3/warehouse/default.db/bench"));
-        SinkTable paimon =
-                new SinkTable(SinkKind.PAIMON, Workload.SCHEMA2, Path.of("/tmp/run"), 2, 4, REMOTE);
+        SinkTable paimon = table(SinkKind.PAIMON, REMOTE);
         assertThat(paimon.declare().get(0))
                 .contains("'warehouse' = 's3://weir-bench/runs/007-weir-s3/warehouse'")
                 .contains("'s3.path.style.access' = 'true'");
@@ -80,20 +78,25 @@ class RemoteWarehouseTest {
         assertThat(hdfs.countsPrefix()).isEqualTo("hdfs_");
         assertThat(REMOTE.countsPrefix()).isEqualTo("s3_");
         assertThat(hdfs.paimonOptions()).isEqualTo(Map.of("hadoop.dfs.replication", "1"));
-        SinkTable weir =
-                new SinkTable(SinkKind.WEIR, Workload.SCHEMA2, Path.of("/tmp/run"), 2, 4, hdfs);
+        SinkTable weir = table(SinkKind.WEIR, hdfs);
         assertThat(weir.declare().get(0))
                 .isEqualTo(
                         "CREATE CATALOG weir WITH ('type' = 'weir', 'warehouse' ="
                                 + " 'hdfs://127.0.0.1:9000/weir-bench/007-weir-hdfs/warehouse',"
                                 + " 'hadoop.dfs.replication' = '1')");
         assertThat(weir.tableDir()).isNull();
-        SinkTable paimon =
-                new SinkTable(SinkKind.PAIMON, Workload.SCHEMA2, Path.of("/tmp/run"), 2, 4, hdfs);
+        SinkTable paimon = table(SinkKind.PAIMON, hdfs);
         assertThat(paimon.declare().get(0))
                 .isEqualTo(
                         "CREATE CATALOG paimon WITH ('type' = 'paimon', 'warehouse' ="
                                 + " 'hdfs://127.0.0.1:9000/weir-bench/007-weir-hdfs/warehouse',"
                                 + " 'hadoop.dfs.replication' = '1')");
+    }
+
+    private static SinkTable table(SinkKind sink, RemoteWarehouse remote) {
+        return new SinkTable(
+                JobSettings.builder(sink, Workload.SCHEMA2, 1_000, Path.of("/tmp/run"))
+                        .remote(remote)
+                        .build());
     }
 }

@@ -15,7 +15,7 @@ class SinkTableTest {
 
     @Test
     void weirWritesABucketedTableWithoutCompaction() {
-        SinkTable table = new SinkTable(SinkKind.WEIR, Workload.SCHEMA1, DIR, 2, 4);
+        SinkTable table = table(SinkKind.WEIR, Workload.SCHEMA1, 4, false, Map.of());
         assertThat(table.options())
                 .containsExactly(
                         entry("bucket", "4"),
@@ -30,20 +30,18 @@ class SinkTableTest {
 
     @Test
     void compactionOnLeavesEachSinkItsDefaultInWriterCompaction() {
-        assertThat(new SinkTable(SinkKind.WEIR, Workload.SCHEMA1, DIR, 2, 4, null, true).options())
+        assertThat(table(SinkKind.WEIR, Workload.SCHEMA1, 4, true, Map.of()).options())
                 .containsExactly(
                         entry("bucket", "4"),
                         entry("write-only", "false"),
                         entry("file.compression", "snappy"));
-        assertThat(
-                        new SinkTable(SinkKind.PAIMON, Workload.SCHEMA2, DIR, 2, 100, null, true)
-                                .options())
+        assertThat(table(SinkKind.PAIMON, Workload.SCHEMA2, 100, true, Map.of()).options())
                 .containsExactly(
                         entry("bucket", "100"),
                         entry("write-only", "false"),
                         entry("file.format", "parquet"),
                         entry("file.compression", "snappy"));
-        assertThat(new SinkTable(SinkKind.HUDI, Workload.SCHEMA1, DIR, 2, 4, null, true).options())
+        assertThat(table(SinkKind.HUDI, Workload.SCHEMA1, 4, true, Map.of()).options())
                 .containsEntry("compaction.schedule.enabled", "true")
                 .containsEntry("compaction.async.enabled", "true");
     }
@@ -51,29 +49,17 @@ class SinkTableTest {
     @Test
     void tableOptionsGoOverTheBenchmarksButNotOnABlackhole() {
         Map<String, String> extra = Map.of("compaction.threads", "1", "file.compression", "zstd");
-        assertThat(
-                        new SinkTable(SinkKind.WEIR, Workload.SCHEMA1, DIR, 2, 4, null, true, extra)
-                                .options())
+        assertThat(table(SinkKind.WEIR, Workload.SCHEMA1, 4, true, extra).options())
                 .containsEntry("compaction.threads", "1")
                 .containsEntry("file.compression", "zstd")
                 .containsEntry("bucket", "4");
-        assertThat(
-                        new SinkTable(
-                                        SinkKind.BLACKHOLE,
-                                        Workload.SCHEMA1,
-                                        DIR,
-                                        2,
-                                        4,
-                                        null,
-                                        true,
-                                        extra)
-                                .options())
+        assertThat(table(SinkKind.BLACKHOLE, Workload.SCHEMA1, 4, true, extra).options())
                 .containsExactly(entry("connector", "blackhole"));
     }
 
     @Test
     void paimonWritesParquetWithSnappyAndNoCompaction() {
-        SinkTable table = new SinkTable(SinkKind.PAIMON, Workload.SCHEMA2, DIR, 2, 4);
+        SinkTable table = table(SinkKind.PAIMON, Workload.SCHEMA2, 4, false, Map.of());
         assertThat(table.options())
                 .containsExactly(
                         entry("bucket", "4"),
@@ -87,7 +73,7 @@ class SinkTableTest {
 
     @Test
     void hudiWritesMergeOnReadWithABucketIndexAndNoCompaction() {
-        SinkTable table = new SinkTable(SinkKind.HUDI, Workload.SCHEMA1, DIR, 2, 4);
+        SinkTable table = table(SinkKind.HUDI, Workload.SCHEMA1, 4, false, Map.of());
         assertThat(table.options())
                 .containsEntry("connector", "hudi")
                 .containsEntry("path", "file:///bench/run/bench")
@@ -102,9 +88,23 @@ class SinkTableTest {
 
     @Test
     void blackholesHaveNoTable() {
-        SinkTable table = new SinkTable(SinkKind.BLACKHOLE117, Workload.SCHEMA4, DIR, 2, 4);
+        SinkTable table = table(SinkKind.BLACKHOLE117, Workload.SCHEMA4, 4, false, Map.of());
         assertThat(table.options()).containsExactly(entry("connector", "blackhole"));
         assertThat(table.tableDir()).isNull();
+    }
+
+    private static SinkTable table(
+            SinkKind sink,
+            Workload workload,
+            int buckets,
+            boolean compaction,
+            Map<String, String> tableOptions) {
+        return new SinkTable(
+                JobSettings.builder(sink, workload, 1_000, DIR)
+                        .buckets(buckets)
+                        .compaction(compaction)
+                        .tableOptions(tableOptions)
+                        .build());
     }
 
     private static java.util.Map.Entry<String, String> entry(String key, String value) {
