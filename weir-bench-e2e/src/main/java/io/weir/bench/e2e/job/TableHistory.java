@@ -14,10 +14,11 @@ import java.util.stream.Stream;
  * "The figures"): {@link WeirHistory}, {@link PaimonHistory}, {@link HudiHistory}.
  *
  * <p>A Weir table that expires snapshots in the job ({@code snapshot.expire.in-job}, which the long
- * variant needs) is followed while the ingestion runs, a poll every second, so that no commit
- * expires before it was read; each poll reads only the commits made since the last. Every other
- * table is read after the ingestion, outside its figures: Weir's and Paimon's snapshots stay for an
- * hour by default, and the benchmark keeps Hudi's instants from archiving.
+ * variant needs) is followed while the ingestion runs, a poll every second, each reading only the
+ * commits made since the last, under a reader lease that keeps expiry from removing a commit not
+ * read yet ({@link WeirHistory}). Every other table is read after the ingestion, outside its
+ * figures: Weir's and Paimon's snapshots stay for an hour by default, and the benchmark keeps
+ * Hudi's instants from archiving.
  */
 final class TableHistory implements AutoCloseable {
     static final long POLL_SECONDS = 1;
@@ -35,6 +36,7 @@ final class TableHistory implements AutoCloseable {
         boolean weirTable = table.kind().system() == SinkKind.WEIR;
         this.weir = weirTable ? new WeirHistory(table.tableDir()) : null;
         if (weirTable && Boolean.parseBoolean(table.options().get(EXPIRE_IN_JOB))) {
+            weir.holdUnread();
             this.poller =
                     Executors.newSingleThreadScheduledExecutor(
                             r -> {
@@ -56,6 +58,7 @@ final class TableHistory implements AutoCloseable {
     private void poll() {
         try {
             weir.poll();
+            weir.holdUnread();
         } catch (RuntimeException e) {
             // A later poll could only skip the commits this one missed: stop, and fail finish().
             pollFailure = e;
@@ -90,6 +93,9 @@ final class TableHistory implements AutoCloseable {
                     pollFailure);
         }
         weir.poll();
+        if (poller != null) {
+            weir.release();
+        }
         return weir.history();
     }
 

@@ -8,6 +8,7 @@ import io.weir.Table;
 import io.weir.Tables;
 
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * A Weir table's history through Weir's API (its connector jar is on the child's classpath only in
@@ -15,14 +16,22 @@ import java.nio.file.Path;
  * ingest commit), time, added files (path, size, rows, file group, kind and sequence) and removed
  * paths. Sorted runs: each log file is one; the base files of one sequence are one.
  *
- * <p>{@link #poll()} reads the commits made since the last poll: polled while the ingestion runs
- * (by {@link TableHistory}, when the job expires snapshots), it sees every commit before it can
- * expire. A first poll on a table whose early commits expired starts from the earliest retained
- * snapshot's files.
+ * <p>{@link #poll()} reads the commits made since the last poll. Followed while the ingestion runs
+ * (by {@link TableHistory}, when the job expires snapshots), it holds a reader lease ({@link
+ * Table#leases()}, docs/table-services.md "Reader leases") on the last commit it read, taken before
+ * the job's first commit and moved on after each poll: expiry keeps that commit and every later
+ * one, so no commit expires before it was read, however late a poll comes. A first poll on a table
+ * whose early commits expired starts from the earliest retained snapshot's files.
  */
 final class WeirHistory {
     private final Table table;
     private final CompactionHistory history = new CompactionHistory();
+
+    /** The reader lease's consumer id, under the table's {@code _weir/consumers/}. */
+    static final String CONSUMER = "weir-bench-history";
+
+    /** Long enough that a poll delayed by a loaded machine still renews it in time. */
+    private static final Duration LEASE = Duration.ofMinutes(10);
 
     /** The next commit to read; 0 before the first poll. */
     private long next;
@@ -52,6 +61,20 @@ final class WeirHistory {
                     commit.added().stream().map(WeirHistory::of).toList(),
                     commit.removed());
         }
+    }
+
+    /**
+     * Takes or moves the reader lease to the last commit read (before the first poll: the table's
+     * current commit), so that expiry keeps every commit not read yet.
+     */
+    void holdUnread() {
+        long held = next == 0 ? table.currentSnapshot().id() : next - 1;
+        table.leases().acquire(CONSUMER, held, LEASE);
+    }
+
+    /** Ends the reader lease. */
+    void release() {
+        table.leases().release(CONSUMER);
     }
 
     CompactionHistory history() {
