@@ -7,7 +7,9 @@ import io.weir.bench.e2e.job.SinkKind;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,6 +37,8 @@ import java.util.concurrent.Callable;
             "  weir bench --flink 2.3 ...   (the same on Flink 2.3: weir, paimon and blackhole)"
         })
 public final class BenchCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
     @Option(
             names = "--sink",
             description = "weir, paimon, hudi, blackhole, shuffle or blackhole117")
@@ -451,66 +455,14 @@ public final class BenchCommand implements Callable<Integer> {
         return SinkKind.parse(name).on(flink);
     }
 
-    /** The command line of the suite, for the report. */
+    /**
+     * The command line of the suite, for the report: the arguments as given, so that the report
+     * names every option that shaped its runs.
+     */
     String describeSuite() {
-        StringBuilder s = new StringBuilder("./weir bench --all");
-        if (!SinkKind.onFlink(flink).contains(SinkKind.WEIR)) {
-            s.append(" --flink ").append(flink);
-        }
-        if (rowsScale != 1) {
-            s.append(" --rows-scale ").append(rowsScale);
-        }
-        if (!compaction.equalsIgnoreCase("long")) {
-            s.append(" --repeat ").append(repeat); // the long variant runs once
-        }
-        if (sinks != null) {
-            s.append(" --sinks ").append(String.join(",", sinks));
-        }
-        if (schemas != null) {
-            s.append(" --schemas ").append(String.join(",", schemas));
-        }
-        if (noLifecycle) {
-            s.append(" --no-lifecycle");
-        }
-        if (warehouse != null) {
-            s.append(" --warehouse ").append(warehouse);
-            if (s3Endpoint != null) {
-                s.append(" --s3-endpoint ").append(s3Endpoint);
-            }
-            if (nameNodeHttp != null) {
-                s.append(" --namenode-http ").append(nameNodeHttp);
-            }
-            if (alsoLocal) {
-                s.append(" --also-local");
-            }
-        }
-        if (!compaction.equals("off")) {
-            s.append(" --compaction ").append(compaction);
-            if (fanOut != null) {
-                s.append(" --fan-out ")
-                        .append(String.join(",", fanOut.stream().map(String::valueOf).toList()));
-            }
-            if (rows != null) {
-                s.append(" --rows ").append(rows);
-            }
-        }
-        if (keys != null) {
-            s.append(" --keys ").append(keys);
-        }
-        if (!source.equals("gen")) {
-            s.append(" --source ").append(source);
-        }
-        if (parallelism != 2) {
-            s.append(" --parallelism ").append(parallelism);
-        }
-        if (buckets != 4) {
-            s.append(" --buckets ").append(buckets);
-        }
-        if (checkpointIntervalMs != null) {
-            s.append(" --checkpoint-interval-ms ").append(checkpointIntervalMs);
-        }
-        if (!heap.equals("6g")) {
-            s.append(" --heap ").append(heap);
+        StringBuilder s = new StringBuilder("./weir bench");
+        for (String arg : spec.commandLine().getParseResult().originalArgs()) {
+            s.append(' ').append(arg.isEmpty() || arg.contains(" ") ? "'" + arg + "'" : arg);
         }
         return s.toString();
     }

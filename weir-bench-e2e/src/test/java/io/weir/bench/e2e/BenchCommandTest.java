@@ -37,6 +37,27 @@ class BenchCommandTest {
         assertUsageError(option, value, "weir", message);
     }
 
+    /** The report names the suite by the arguments as given, table options included. */
+    @Test
+    void theSuiteIsDescribedByItsArguments() {
+        BenchCommand command = new BenchCommand();
+        new CommandLine(command)
+                .parseArgs(
+                        "--all",
+                        "--compaction",
+                        "long",
+                        "--keys",
+                        "40000000",
+                        "--table-option",
+                        "snapshot.expire.in-job=true",
+                        "--work-dir",
+                        "/tmp/a b");
+        assertThat(command.describeSuite())
+                .isEqualTo(
+                        "./weir bench --all --compaction long --keys 40000000 --table-option"
+                                + " snapshot.expire.in-job=true --work-dir '/tmp/a b'");
+    }
+
     @Test
     void aSinkThatDoesNotRunOnFlink23IsAUsageError() {
         assertUsageError(
