@@ -2,6 +2,7 @@ package io.weir;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -61,6 +62,18 @@ public interface Compaction {
 
     /** Compact only these file groups. */
     Compaction fileGroups(Predicate<FileGroupId> groups);
+
+    /**
+     * Plan around files (paths relative to the table, as in {@link DataFile#path()}) that another
+     * compaction of this table is rewriting now. A keyed group that holds any of them merges only
+     * its sorted runs newer than all of them, never the whole group: once more of those runs
+     * accumulate than the group may hold while the other compaction runs (fewer than {@code
+     * compaction.max-log-files}, and few enough that the group stays below {@code
+     * compaction.stall-runs}). The two compactions then remove disjoint files, so both commits
+     * land, and the run merged here stays newer than what the other writes. An append-only group
+     * that holds any of them is not compacted. Other groups are planned as usual.
+     */
+    Compaction around(Set<String> filesInFlight);
 
     /** The file groups that would be compacted. */
     List<ScanTask> plan();

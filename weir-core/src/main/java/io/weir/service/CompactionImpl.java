@@ -54,6 +54,7 @@ public final class CompactionImpl implements Compaction {
     private int minLogFiles;
     private final long maxLogBytes;
     private Predicate<FileGroupId> groups = g -> true;
+    private Set<String> inFlight = Set.of();
     private final CompactionLease lease;
 
     public CompactionImpl(Table table, CommitLog log) {
@@ -89,6 +90,12 @@ public final class CompactionImpl implements Compaction {
     }
 
     @Override
+    public Compaction around(Set<String> filesInFlight) {
+        this.inFlight = Set.copyOf(filesInFlight);
+        return this;
+    }
+
+    @Override
     public List<ScanTask> plan() {
         table.refresh();
         Snapshot snapshot = table.currentSnapshot();
@@ -99,6 +106,14 @@ public final class CompactionImpl implements Compaction {
         snapshot.fileGroups()
                 .forEach(
                         (group, files) -> {
+                            if (!inFlight.isEmpty() && holdsAny(files)) {
+                                ScanTask newer =
+                                        keyed ? newerThanInFlight(snapshot, group, files) : null;
+                                if (newer != null && groups.test(group)) {
+                                    tasks.add(newer);
+                                }
+                                return;
+                            }
                             // A keyed group merges all its files; an append-only one packs only
                             // its logs and undersized base files, and leaves full files alone.
                             List<DataFile> inputs =
@@ -129,6 +144,27 @@ public final class CompactionImpl implements Compaction {
                         table.options().compactionMaxSizeAmplificationPercent(),
                         dueByBytes(task.deltaFiles()));
         return pick.full() ? task : new ScanTask(task.snapshotId(), task.fileGroup(), pick.files());
+    }
+
+    private boolean holdsAny(List<DataFile> files) {
+        for (DataFile f : files) {
+            if (inFlight.contains(f.path())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The runs of a group newer than its files in flight, if due ({@link RunPicker#pickNewer}). */
+    private ScanTask newerThanInFlight(Snapshot snapshot, FileGroupId group, List<DataFile> files) {
+        RunPicker.Pick pick =
+                RunPicker.pickNewer(
+                        files,
+                        inFlight,
+                        minLogFiles,
+                        table.options().compactionSizeRatio(),
+                        table.options().compactionStallRuns());
+        return pick == null ? null : new ScanTask(snapshot.id(), group, pick.files());
     }
 
     private boolean dueByBytes(List<DataFile> deltas) {

@@ -6,6 +6,7 @@ import io.weir.read.FileGroupReader;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Chooses what the compaction of a due keyed file group merges: the whole group, or only its newest
@@ -49,7 +50,12 @@ public final class RunPicker {
         /** The newest runs whose sizes are within the size ratio of each other. */
         SIZE_RATIO,
         /** The newest runs that bring the group below {@code max-deltas}, then by size ratio. */
-        RUN_COUNT
+        RUN_COUNT,
+        /**
+         * Runs newer than the files another compaction is rewriting, while it runs ({@link
+         * #pickNewer}).
+         */
+        NEWER_THAN_IN_FLIGHT
     }
 
     /**
@@ -153,6 +159,65 @@ public final class RunPicker {
             files.addAll(runs.get(i));
         }
         return new Pick(files, false, taken, reason);
+    }
+
+    /**
+     * Chooses what to merge of a group while another compaction rewrites some of its files: only
+     * runs newer than every file in flight, so that both commits remove disjoint files and the run
+     * merged here stays newer than what the other compaction writes. Those runs accumulate while
+     * the other compaction runs (one per checkpoint); they are merged once there are more than
+     * {@code keep}: {@code maxDeltas - 1}, so that they are never more than a due group would hold,
+     * or fewer where the runs in flight already bring the group near {@code stallRuns}, at which
+     * writers wait; but not below 2 (unless {@code maxDeltas} is 2), so that not every merge takes
+     * all the runs merged before and its cost follows the size tiers. The newest runs that leave
+     * {@code keep} are taken, then each next older one by size ratio, as {@link #pick} does.
+     *
+     * @param groupFiles every live file of the group
+     * @param inFlight paths of the files the other compaction rewrites (of any group)
+     * @return the runs to merge, or null if none is due (or the group holds no file in flight)
+     */
+    public static Pick pickNewer(
+            List<DataFile> groupFiles,
+            Set<String> inFlight,
+            int maxDeltas,
+            int sizeRatio,
+            int stallRuns) {
+        List<List<DataFile>> runs = runs(groupFiles);
+        int n = runs.size();
+        int last = -1;
+        for (int i = 0; i < n; i++) {
+            for (DataFile f : runs.get(i)) {
+                if (inFlight.contains(f.path())) {
+                    last = i;
+                }
+            }
+        }
+        if (last < 0) {
+            return null;
+        }
+        int newer = n - 1 - last;
+        int keep = Math.min(Math.max(1, maxDeltas - 1), Math.max(2, stallRuns - 2 - last));
+        if (newer <= keep || newer < 2) {
+            return null;
+        }
+        int taken = newer - keep + 1;
+        long candidate = 0;
+        for (int i = n - taken; i < n; i++) {
+            candidate += records(runs.get(i));
+        }
+        while (taken < newer) {
+            long next = records(runs.get(n - 1 - taken));
+            if (candidate * (100 + sizeRatio) < next * 100) {
+                break;
+            }
+            candidate += next;
+            taken++;
+        }
+        List<DataFile> files = new ArrayList<>();
+        for (int i = n - taken; i < n; i++) {
+            files.addAll(runs.get(i));
+        }
+        return new Pick(files, false, taken, Reason.NEWER_THAN_IN_FLIGHT);
     }
 
     private static Pick whole(List<DataFile> groupFiles, int runs, Reason reason) {

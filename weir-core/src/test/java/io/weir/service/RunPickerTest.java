@@ -9,7 +9,9 @@ import io.weir.service.RunPicker.Reason;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -173,6 +175,54 @@ class RunPickerTest {
     }
 
     @Test
+    void aroundFilesInFlightOnlyNewerRunsAreMergedOnceMoreThanTheTriggerAllows() {
+        // A whole rewrite of base + 3 logs is in flight; runs after it accumulate. Trigger 5:
+        // up to 4 newer runs stay (the stall bound 10 leaves room: 10 - 2 - 3 = 5).
+        List<DataFile> group =
+                group(base(1, 10_000), log(2, 100), log(3, 100), log(4, 100), log(5, 1_000));
+        group.add(log(6, 100));
+        group.add(log(7, 100));
+        group.add(log(8, 100));
+        Set<String> inFlight = paths(group.subList(0, 4));
+        assertThat(RunPicker.pickNewer(group, inFlight, TRIGGER, RATIO, 10)).isNull();
+
+        group.add(log(9, 100));
+        Pick pick = RunPicker.pickNewer(group, inFlight, TRIGGER, RATIO, 10);
+        // 5 newer runs, keep 4: the 2 newest (200), then by size ratio the next two of 100;
+        // 400 * 1.01 < 1,000 stops.
+        assertThat(pick.full()).isFalse();
+        assertThat(pick.reason()).isEqualTo(Reason.NEWER_THAN_IN_FLIGHT);
+        assertThat(sequences(pick)).containsExactly(6L, 7L, 8L, 9L);
+    }
+
+    @Test
+    void aroundFilesInFlightNearTheStallBoundFewerNewerRunsStay() {
+        // 7 runs after the base in flight, stall bound 10: 10 - 2 - 7 = 1, raised to 2 runs kept.
+        List<DataFile> group = group(base(1, 10_000));
+        for (int s = 2; s <= 8; s++) {
+            group.add(log(s, 100));
+        }
+        Set<String> inFlight = paths(group);
+        group.add(log(9, 100));
+        group.add(log(10, 100));
+        assertThat(RunPicker.pickNewer(group, inFlight, TRIGGER, RATIO, 10)).isNull();
+        group.add(log(11, 100));
+        Pick pick = RunPicker.pickNewer(group, inFlight, TRIGGER, RATIO, 10);
+        assertThat(sequences(pick)).containsExactly(9L, 10L, 11L);
+
+        // Trigger 2 keeps 1 newer run: any 2 are merged.
+        List<DataFile> small = group(log(1, 100), log(2, 100), log(3, 100), log(4, 100));
+        Pick two = RunPicker.pickNewer(small, paths(small.subList(0, 2)), 2, RATIO, 3);
+        assertThat(sequences(two)).containsExactly(3L, 4L);
+    }
+
+    @Test
+    void aGroupWithoutFilesInFlightIsNotPickedAround() {
+        List<DataFile> group = group(base(1, 10_000), log(2, 100), log(3, 100));
+        assertThat(RunPicker.pickNewer(group, Set.of("elsewhere"), 2, RATIO, 10)).isNull();
+    }
+
+    @Test
     void runsAreInReadOrder() {
         DataFile base = base(5, 100);
         DataFile log = log(5, 10);
@@ -183,6 +233,12 @@ class RunPickerTest {
 
     private static List<Long> sequences(Pick pick) {
         return pick.files().stream().map(DataFile::sequence).toList();
+    }
+
+    private static Set<String> paths(List<DataFile> files) {
+        Set<String> paths = new HashSet<>();
+        files.forEach(f -> paths.add(f.path()));
+        return paths;
     }
 
     private static List<DataFile> group(DataFile... files) {

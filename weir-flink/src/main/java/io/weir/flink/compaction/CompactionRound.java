@@ -33,6 +33,8 @@ final class CompactionRound {
     private final int threads;
     private final CompactionHook hook;
     private final BooleanSupplier abandoned;
+    private final FilesInFlight inFlight;
+    private final FilesInFlight.Lane lane;
     private long bytesRead;
     private long bytesWritten;
     private int leftDue;
@@ -42,26 +44,46 @@ final class CompactionRound {
             boolean full,
             int threads,
             CompactionHook hook,
-            BooleanSupplier abandoned) {
+            BooleanSupplier abandoned,
+            FilesInFlight inFlight,
+            FilesInFlight.Lane lane) {
         this.table = table;
         this.full = full;
         this.threads = threads;
         this.hook = hook;
         this.abandoned = abandoned;
+        this.inFlight = inFlight;
+        this.lane = lane;
     }
 
-    /** Runs the round; null if no file group was due. */
+    /**
+     * Runs the round; null if no file group was due. Its files are in flight for its lane from the
+     * plan until its commit has landed or failed.
+     */
     CompactionResult run() throws InterruptedException {
         Compaction compaction = table.newCompaction();
         if (full) {
             compaction.full();
         }
-        List<ScanTask> planned = compaction.plan();
-        List<ScanTask> tasks = CompactionBudget.of(table.options()).select(planned);
-        leftDue = planned.size() - tasks.size();
-        if (tasks.isEmpty()) {
-            return null;
+        CompactionBudget budget = CompactionBudget.of(table.options());
+        try {
+            List<ScanTask> tasks =
+                    inFlight.planAndTake(
+                            lane,
+                            compaction,
+                            planned -> {
+                                List<ScanTask> selected = budget.select(planned);
+                                leftDue = planned.size() - selected.size();
+                                return selected;
+                            });
+            return tasks.isEmpty() ? null : rewriteAndCommit(compaction, tasks);
+        } finally {
+            inFlight.release(lane);
         }
+    }
+
+    private CompactionResult rewriteAndCommit(Compaction compaction, List<ScanTask> tasks)
+            throws InterruptedException {
         if (hook != null) {
             hook.beforeRewrite(tasks.stream().map(ScanTask::fileGroup).toList());
         }

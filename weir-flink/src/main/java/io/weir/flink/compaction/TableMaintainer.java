@@ -27,6 +27,13 @@ import java.util.function.Supplier;
  * running or the last failure's back-off has not passed. So checkpoints never wait for compaction,
  * and at most one round is in flight; its size is bounded by {@code compaction.round.*}.
  *
+ * <p>While a round rewrites, a second lane on its own thread merges the runs that ingest commits
+ * add meanwhile to the groups the round rewrites, planned around the round's files ({@link
+ * io.weir.Compaction#around}): a round that rewrites a large base takes long, and without this the
+ * groups it rewrites would reach {@code compaction.stall-runs} and hold the writers until it
+ * commits. The lane merges only runs newer than the round's inputs, on one thread, at most one
+ * merge at a time; its commits and the round's remove disjoint files, so both land.
+ *
  * <p>A round compacts the file groups that are due ({@code compaction.max-log-files}, {@code
  * compaction.max-log-bytes}), or every group with a log file when a full round is due ({@code
  * compaction.full.delta-commits}, {@code compaction.full.interval}), and commits once. Compaction
@@ -55,12 +62,24 @@ public final class TableMaintainer implements AutoCloseable {
             Executors.newSingleThreadExecutor(CompactionThreads.named("weir-compaction"));
     private final AtomicInteger commitsSeen = new AtomicInteger();
     private final AtomicBoolean committedDuringRound = new AtomicBoolean();
+    private final FilesInFlight filesInFlight = new FilesInFlight();
+    private final ExecutorService newerRunsThread =
+            Executors.newSingleThreadExecutor(CompactionThreads.named("weir-compaction-newer"));
+    private final AtomicBoolean committedDuringNewerRuns = new AtomicBoolean();
 
     // Task thread only.
     private Future<?> inFlight;
+    private Future<?> newerRunsInFlight;
 
     // Set by the task thread, read by the maintenance thread's chain of rounds.
     private volatile boolean ended;
+
+    // Set when a merge of newer runs failed: none until the next round, so that a failing group
+    // is retried at the rounds' back-off.
+    private volatile boolean newerRunsFailed;
+
+    // The newer runs' thread only.
+    private Table newerRunsTable;
 
     // Maintenance thread only.
     private Table table;
@@ -102,9 +121,77 @@ public final class TableMaintainer implements AutoCloseable {
         }
         if (isBusy()) {
             committedDuringRound.set(true);
+            mergeNewerRuns();
             return;
         }
         inFlight = thread.submit(this::runRounds);
+    }
+
+    /** While a round rewrites: merges its groups' runs committed since, if none is merging. */
+    private void mergeNewerRuns() {
+        if (newerRunsInFlight != null && !newerRunsInFlight.isDone()) {
+            committedDuringNewerRuns.set(true);
+            return;
+        }
+        if (!newerRunsFailed && filesInFlight.holds(FilesInFlight.Lane.ROUNDS)) {
+            newerRunsInFlight = newerRunsThread.submit(this::runNewerRunMerges);
+        }
+    }
+
+    private void runNewerRunMerges() {
+        do {
+            committedDuringNewerRuns.set(false);
+            runNewerRunMerge();
+        } while (committedDuringNewerRuns.get()
+                && !closed
+                && !ended
+                && !newerRunsFailed
+                && filesInFlight.holds(FilesInFlight.Lane.ROUNDS));
+    }
+
+    private void runNewerRunMerge() {
+        long start = System.nanoTime();
+        try {
+            if (newerRunsTable == null) {
+                newerRunsTable = loader.get();
+            }
+            CompactionRound merge =
+                    new CompactionRound(
+                            newerRunsTable,
+                            false,
+                            1,
+                            hook,
+                            () -> closed,
+                            filesInFlight,
+                            FilesInFlight.Lane.NEWER_RUNS);
+            CompactionResult result = merge.run();
+            if (result != null) {
+                long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+                stats.compacted(result, millis, merge.bytesRead(), merge.bytesWritten());
+                LOG.info(
+                        "Merged the newer runs of {} file groups ({} files) of table {} as commit"
+                                + " {} in {} ms, while a round rewrites them",
+                        result.fileGroups(),
+                        result.filesRemoved(),
+                        newerRunsTable.location(),
+                        result.commitId(),
+                        millis);
+            }
+        } catch (CompactionRound.AbandonedException | InterruptedException e) {
+            LOG.info("Merge of newer runs abandoned: the job is stopping");
+        } catch (RuntimeException e) {
+            if (closed) {
+                return;
+            }
+            newerRunsFailed = true;
+            stats.roundFailed();
+            LOG.warn(
+                    "Merging the newer runs of table {} failed; ingestion goes on and nothing is"
+                            + " lost, the round in flight goes on, and its next round compacts"
+                            + " them",
+                    location(),
+                    e);
+        }
     }
 
     /**
@@ -132,11 +219,13 @@ public final class TableMaintainer implements AutoCloseable {
      */
     public void finish() throws InterruptedException {
         ended = true;
-        if (inFlight != null) {
-            try {
-                inFlight.get();
-            } catch (ExecutionException e) {
-                LOG.warn("Compaction round failed at end of input", e.getCause());
+        for (Future<?> running : new Future<?>[] {inFlight, newerRunsInFlight}) {
+            if (running != null) {
+                try {
+                    running.get();
+                } catch (ExecutionException e) {
+                    LOG.warn("Compaction round failed at end of input", e.getCause());
+                }
             }
         }
     }
@@ -149,8 +238,13 @@ public final class TableMaintainer implements AutoCloseable {
     public void close() throws InterruptedException {
         closed = true;
         thread.shutdownNow();
-        if (!thread.awaitTermination(10, TimeUnit.SECONDS)) {
-            LOG.warn("The Weir compaction thread did not stop within 10 s; it is left behind");
+        newerRunsThread.shutdownNow();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        for (ExecutorService lane : new ExecutorService[] {thread, newerRunsThread}) {
+            if (!lane.awaitTermination(
+                    Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                LOG.warn("A Weir compaction thread did not stop within 10 s; it is left behind");
+            }
         }
     }
 
@@ -169,9 +263,16 @@ public final class TableMaintainer implements AutoCloseable {
             }
             int commits = commitsSeen.get();
             full = retryFull || fullRoundDue(options, commits);
+            newerRunsFailed = false;
             CompactionRound round =
                     new CompactionRound(
-                            table, full, options.compactionThreads(), hook, () -> closed);
+                            table,
+                            full,
+                            options.compactionThreads(),
+                            hook,
+                            () -> closed,
+                            filesInFlight,
+                            FilesInFlight.Lane.ROUNDS);
             CompactionResult result = round.run();
             backlog = round.leftDue() > 0;
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);

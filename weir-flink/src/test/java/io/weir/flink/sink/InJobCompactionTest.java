@@ -33,8 +33,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Compaction inside a streaming ingestion job: base files appear while the job runs, a slow
- * compaction does not hold checkpoints (and so ingest commits) back, the table ends equal to an
- * independent model, and a write-only table is never compacted by the job.
+ * compaction does not hold checkpoints (and so ingest commits) back, the newer runs of the groups a
+ * slow round rewrites are merged meanwhile, the table ends equal to an independent model, and a
+ * write-only table is never compacted by the job.
  */
 class InJobCompactionTest {
     private static final int KEYS = 97;
@@ -72,8 +73,17 @@ class InJobCompactionTest {
         assertThat(compactions.get(0).id())
                 .as("a compaction landed while the job still ingested")
                 .isLessThan(lastAppend);
-        assertThat(compactions.get(0).added())
-                .allSatisfy(f -> assertThat(f.kind()).isEqualTo(FileKind.BASE));
+        // The rounds write base files; the merges of newer runs while a round sleeps, log files.
+        assertThat(compactions)
+                .as("a compaction commit of base files only")
+                .anySatisfy(
+                        c ->
+                                assertThat(c.added())
+                                        .isNotEmpty()
+                                        .allSatisfy(
+                                                f ->
+                                                        assertThat(f.kind())
+                                                                .isEqualTo(FileKind.BASE)));
 
         // While the first round slept in its rewrite, checkpoints completed and ingest commits
         // landed at the checkpoint interval.
@@ -103,14 +113,16 @@ class InJobCompactionTest {
     }
 
     /**
-     * The same slow round with the back-pressure bound just above the trigger: writers wait at
-     * their checkpoints instead of piling runs onto the groups the round has not merged yet, so no
-     * snapshot's group holds more than the bound plus the checkpoint in flight.
+     * A slow round with the back-pressure bound just above the trigger, and the merges of newer
+     * runs as slow while it runs: writers wait at their checkpoints instead of piling runs onto the
+     * groups compaction has not merged yet, so no snapshot's group holds more than the bound plus
+     * the checkpoint in flight.
      */
     @Test
     void slowCompactionHoldsTheWritersAtTheStallBound() throws Exception {
         Table table = create(Map.of("compaction.max-log-files", "2", "compaction.stall-runs", "3"));
-        SlowCompactionHook hook = new SlowCompactionHook(table.location() + "#held", 2_000);
+        SlowCompactionHook hook =
+                new SlowCompactionHook(table.location() + "#held", 2_000).slowingEveryMerge();
         long rows = 12_000;
         run(table, rows, hook);
 
@@ -138,6 +150,48 @@ class InJobCompactionTest {
         assertThat(mostRuns)
                 .as("sorted runs after the base, any group, any snapshot")
                 .isLessThanOrEqualTo(4);
+        assertThat(SinkTestTables.read(table.location())).isEqualTo(Changes.keyedModel(rows, KEYS));
+    }
+
+    /**
+     * A slow round (as one that rewrites a large base is) does not hold the writers: while it runs,
+     * the runs that ingest commits add to its groups are merged among themselves, so the groups
+     * stay below the bound, ingestion goes on, and the table ends equal to the model.
+     */
+    @Test
+    void whileASlowRoundRunsTheNewerRunsOfItsGroupsAreMerged() throws Exception {
+        Table table = create(Map.of("compaction.max-log-files", "2", "compaction.stall-runs", "5"));
+        String name = table.location() + "#newer";
+        SlowCompactionHook hook = new SlowCompactionHook(name, 3_000);
+        long rows = 20_000;
+        run(table, rows, hook);
+
+        Table done = Tables.load(table.location());
+        List<Commit> commits = commits(done);
+        long sleptFrom = SlowCompactionHook.start(name);
+        long sleptTo = SlowCompactionHook.end(name);
+        List<Commit> during =
+                commits.stream()
+                        .filter(
+                                c ->
+                                        c.timestampMillis() > sleptFrom
+                                                && c.timestampMillis() < sleptTo)
+                        .toList();
+        assertThat(during.stream().filter(c -> c.kind() == CommitKind.APPEND).count())
+                .as("ingest commits while the round slept")
+                .isGreaterThanOrEqualTo(5);
+        assertThat(during.stream().filter(c -> c.kind() == CommitKind.COMPACT).count())
+                .as("merges of newer runs while the round slept")
+                .isGreaterThanOrEqualTo(1);
+        int mostRuns = 0;
+        for (Commit c : commits) {
+            for (ScanTask group : done.newScan().useSnapshot(c.id()).plan()) {
+                mostRuns = Math.max(mostRuns, group.deltaRuns());
+            }
+        }
+        assertThat(mostRuns)
+                .as("sorted runs after the base, any group, any snapshot")
+                .isLessThanOrEqualTo(6);
         assertThat(SinkTestTables.read(table.location())).isEqualTo(Changes.keyedModel(rows, KEYS));
     }
 
@@ -197,31 +251,57 @@ class InJobCompactionTest {
         return commits;
     }
 
-    /** Sleeps in the first compaction round's rewrite and records when. */
+    /**
+     * Sleeps in the first compaction round's rewrite and records when; with {@link
+     * #slowingEveryMerge}, any merge that starts during that sleep (of newer runs, on the other
+     * lane) waits until it ends.
+     */
     static final class SlowCompactionHook implements WeirSinkHook {
         private static final Map<String, long[]> TIMES = new ConcurrentHashMap<>();
         private static final AtomicLong ROUNDS = new AtomicLong();
         private final String name;
         private final long sleepMillis;
+        private boolean everyMerge;
 
         SlowCompactionHook(String name, long sleepMillis) {
             this.name = name;
             this.sleepMillis = sleepMillis;
         }
 
+        SlowCompactionHook slowingEveryMerge() {
+            everyMerge = true;
+            return this;
+        }
+
         @Override
         public void beforeRewrite(List<FileGroupId> groups) {
             long[] times = TIMES.computeIfAbsent(name, k -> new long[2]);
-            if (times[0] == 0) {
-                times[0] = System.currentTimeMillis();
-                try {
-                    Thread.sleep(sleepMillis);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+            boolean first;
+            synchronized (times) {
+                first = times[0] == 0;
+                if (first) {
+                    times[0] = System.currentTimeMillis();
                 }
+            }
+            long until = times[0] + sleepMillis;
+            if (first || (everyMerge && System.currentTimeMillis() < until)) {
+                sleepUntil(until);
+            }
+            if (first) {
                 times[1] = System.currentTimeMillis();
             }
             ROUNDS.incrementAndGet();
+        }
+
+        private static void sleepUntil(long millis) {
+            try {
+                long left;
+                while ((left = millis - System.currentTimeMillis()) > 0) {
+                    Thread.sleep(left);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
 
         @Override
