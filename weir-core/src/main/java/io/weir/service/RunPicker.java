@@ -196,7 +196,11 @@ public final class RunPicker {
             return null;
         }
         int newer = n - 1 - last;
-        int keep = Math.min(Math.max(1, maxDeltas - 1), Math.max(2, stallRuns - 2 - last));
+        // Runs in flight as writers count them (ScanTask#deltaRuns): after the base, if any.
+        boolean based = runs.get(0).stream().allMatch(f -> f.kind() == FileKind.BASE);
+        int deltasInFlight = based ? last : last + 1;
+        int keep =
+                Math.min(Math.max(1, maxDeltas - 1), Math.max(2, stallRuns - 2 - deltasInFlight));
         if (newer <= keep || newer < 2) {
             return null;
         }
