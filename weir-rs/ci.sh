@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and tests the native reader: the Rust crate (fmt, clippy, cargo test) and the Python wheel
-# (maturin, pytest). Both conformance suites read the corpus that weir-flink's ReaderCorpusTest
-# writes during `./mvnw verify` (weir-flink/target/reader-corpus), so run this after Maven.
+# (maturin, pytest). Both conformance suites read the corpus that weir-flink's ReaderCorpus*Test
+# classes write during `./mvnw verify` (weir-flink/target/reader-corpus), so run this after Maven.
 # Needs cargo (rustup's, on the machine) and python3 with venv; the Python packages come from PyPI
 # into a virtualenv kept under ~/.cache, so later runs reuse it. The S3 tests (Rust and Python) start
 # versitygw 1.8.0 themselves from $WEIR_VERSITYGW, else ~/.cache/weir-test-bin/versitygw-1.8.0

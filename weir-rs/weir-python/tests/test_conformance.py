@@ -1,5 +1,5 @@
 """Every snapshot and change range of the corpus, read through the Python API, is exactly what
-Weir's Flink source returned (weir-flink ReaderCorpusTest)."""
+Weir's Flink source returned (weir-flink ReaderCorpus*Test)."""
 
 import json
 from pathlib import Path

@@ -1,6 +1,6 @@
-//! The reader against the conformance corpus that weir-flink's `ReaderCorpusTest` writes: for every
-//! retained snapshot and every recorded range of changes, the same rows, values and row kinds as
-//! Weir's Flink source (docs/readers.md, "Conformance").
+//! The reader against the conformance corpus that weir-flink's `ReaderCorpus*Test` classes write:
+//! for every retained snapshot and every recorded range of changes, the same rows, values and row
+//! kinds as Weir's Flink source (docs/readers.md, "Conformance").
 //!
 //! The corpus is read from `$WEIR_READER_CORPUS`, by default `weir-flink/target/reader-corpus`;
 //! the test fails if it is missing (run the Maven test first, as `weir-rs/ci.sh` does).
@@ -21,7 +21,7 @@ fn corpus() -> PathBuf {
         });
     assert!(
         dir.join("keyed_all_types").is_dir(),
-        "No conformance corpus at {}: run `./mvnw -pl weir-flink -am test -Dtest=ReaderCorpusTest` first, or set WEIR_READER_CORPUS",
+        "No conformance corpus at {}: run `./mvnw -pl weir-flink -am test -Dtest='ReaderCorpus*Test'` first, or set WEIR_READER_CORPUS",
         dir.display()
     );
     dir

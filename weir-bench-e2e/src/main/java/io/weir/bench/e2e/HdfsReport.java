@@ -5,10 +5,8 @@ import io.weir.bench.e2e.gen.Workload;
 import io.weir.bench.e2e.job.SinkKind;
 
 import java.util.List;
-import java.util.Locale;
 
 import static io.weir.bench.e2e.StoreFigures.median;
-import static io.weir.bench.e2e.StoreFigures.num;
 
 /**
  * BENCHMARKS-hdfs.md's store sections: the NameNode's operations (client RPCs by method, edit-log
@@ -102,71 +100,39 @@ final class HdfsReport implements StoreReport {
                 }
                 boolean hdfs = e.remote();
                 double[] latencies = StoreFigures.latencies(runs);
-                md.append("| ")
-                        .append(w.id())
-                        .append(" | ")
-                        .append(e.label(name()))
-                        .append(" | ")
-                        .append(num(median(runs, r -> StoreFigures.fig(r, "checkpoints")), "%.0f"))
-                        .append(" | ")
-                        .append(num(median(runs, r -> StoreFigures.fig(r, "commits")), "%.0f"))
-                        .append(" | ")
-                        .append(hdfs ? num(f.medianPerCommit(runs, "ops"), "%.1f") : "–");
+                TableRow row =
+                        new TableRow(md)
+                                .cell(w.id())
+                                .cell(e.label(name()))
+                                .num(median(runs, r -> StoreFigures.fig(r, "checkpoints")), "%.0f")
+                                .num(median(runs, r -> StoreFigures.fig(r, "commits")), "%.0f")
+                                .remote(hdfs, () -> f.medianPerCommit(runs, "ops"), "%.1f");
                 for (String m : METHODS) {
-                    md.append(" | ")
-                            .append(hdfs ? num(f.medianPerCommit(runs, "op_" + m), "%.1f") : "–");
+                    row.remote(hdfs, () -> f.medianPerCommit(runs, "op_" + m), "%.1f");
                 }
-                md.append(" | ")
-                        .append(hdfs ? num(median(runs, r -> other(f, r)), "%.1f") : "–")
-                        .append(" | ")
-                        .append(hdfs ? num(f.medianPerCommit(runs, "transactions"), "%.1f") : "–")
-                        .append(" | ")
-                        .append(
-                                num(
-                                        median(
-                                                runs,
-                                                r ->
-                                                        StoreFigures.perCommitOf(
-                                                                r, "committed_files")),
-                                        "%.1f"))
-                        .append(" | ")
-                        .append(
-                                hdfs
-                                        ? num(
-                                                median(
-                                                        runs,
-                                                        r -> f.perCommit(r, "bytes_written") / 1e6),
-                                                "%.2f")
-                                        : "–")
-                        .append(" | ")
-                        .append(hdfs ? num(median(runs, r -> f.counter(r, "ops")), "%,.0f") : "–")
-                        .append(" | ")
-                        .append(
-                                hdfs
-                                        ? num(
-                                                median(
-                                                        runs,
-                                                        r -> f.counter(r, "bytes_written") / 1e6),
-                                                "%,.1f")
-                                        : "–")
-                        .append(" | ")
-                        .append(num(StoreFigures.percentile(latencies, 0.50), "%.0f"))
-                        .append(" | ")
-                        .append(num(StoreFigures.percentile(latencies, 0.99), "%.0f"))
-                        .append(" | ")
-                        .append(hdfs ? num(f.medianSteady(runs, "ops"), "%.1f") : "–")
-                        .append(" | ")
-                        .append(hdfs ? num(f.medianSteady(runs, "transactions"), "%.1f") : "–")
-                        .append(" | ")
-                        .append(
-                                hdfs
-                                        ? num(
-                                                median(
-                                                        runs,
-                                                        r -> f.steady(r, "bytes_written") / 1e6),
-                                                "%.2f")
-                                        : "–")
-                        .append(" |\n");
+                row.remote(hdfs, () -> median(runs, r -> other(f, r)), "%.1f")
+                        .remote(hdfs, () -> f.medianPerCommit(runs, "transactions"), "%.1f")
+                        .num(
+                                median(runs, r -> StoreFigures.perCommitOf(r, "committed_files")),
+                                "%.1f")
+                        .remote(
+                                hdfs,
+                                () -> median(runs, r -> f.perCommit(r, "bytes_written") / 1e6),
+                                "%.2f")
+                        .remote(hdfs, () -> median(runs, r -> f.counter(r, "ops")), "%,.0f")
+                        .remote(
+                                hdfs,
+                                () -> median(runs, r -> f.counter(r, "bytes_written") / 1e6),
+                                "%,.1f")
+                        .num(StoreFigures.percentile(latencies, 0.50), "%.0f")
+                        .num(StoreFigures.percentile(latencies, 0.99), "%.0f")
+                        .remote(hdfs, () -> f.medianSteady(runs, "ops"), "%.1f")
+                        .remote(hdfs, () -> f.medianSteady(runs, "transactions"), "%.1f")
+                        .remote(
+                                hdfs,
+                                () -> median(runs, r -> f.steady(r, "bytes_written") / 1e6),
+                                "%.2f")
+                        .end();
             }
         }
         md.append("\nThe other NameNode operations per commit (reads of blocks' locations, fsyncs,")
@@ -193,14 +159,14 @@ final class HdfsReport implements StoreReport {
                 if (runs.isEmpty()) {
                     continue;
                 }
-                md.append("| ").append(w.id()).append(" | ").append(e.label(name()));
+                TableRow row = new TableRow(md).cell(w.id()).cell(e.label(name()));
                 for (String m : OTHER_METHODS) {
-                    md.append(" | ").append(num(f.medianPerCommit(runs, "op_" + m), "%.1f"));
+                    row.num(f.medianPerCommit(runs, "op_" + m), "%.1f");
                 }
                 for (String m : METHODS) {
-                    md.append(" | ").append(num(f.medianSteady(runs, "op_" + m), "%.1f"));
+                    row.num(f.medianSteady(runs, "op_" + m), "%.1f");
                 }
-                md.append(" |\n");
+                row.end();
             }
         }
     }
@@ -240,15 +206,13 @@ final class HdfsReport implements StoreReport {
             double weirSink = f.sinkCpuMicrosPerRow(weirEntry, w);
             double paimonSink = f.sinkCpuMicrosPerRow(new Entry(SinkKind.PAIMON, true), w);
             double ratio = weirSink / paimonSink;
-            md.append(
-                    String.format(
-                            Locale.ROOT,
-                            "| %s | %s | %s | %s | %s |\n",
-                            w.id(),
-                            num(weirSink, "%.2f"),
-                            num(paimonSink, "%.2f"),
-                            num(ratio, "%.2f"),
-                            Double.isNaN(ratio) ? "–" : ratio <= 0.2 ? "yes" : "no"));
+            new TableRow(md)
+                    .cell(w.id())
+                    .num(weirSink, "%.2f")
+                    .num(paimonSink, "%.2f")
+                    .num(ratio, "%.2f")
+                    .cell(Double.isNaN(ratio) ? "–" : ratio <= 0.2 ? "yes" : "no")
+                    .end();
         }
     }
 }

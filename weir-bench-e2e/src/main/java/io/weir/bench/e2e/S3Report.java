@@ -5,10 +5,8 @@ import io.weir.bench.e2e.gen.Workload;
 import io.weir.bench.e2e.job.SinkKind;
 
 import java.util.List;
-import java.util.Locale;
 
 import static io.weir.bench.e2e.StoreFigures.median;
-import static io.weir.bench.e2e.StoreFigures.num;
 
 /**
  * BENCHMARKS-s3.md's store sections: the requests and bytes that went through the counting proxy
@@ -74,61 +72,47 @@ final class S3Report implements StoreReport {
                 }
                 double[] latencies = StoreFigures.latencies(runs);
                 boolean s3 = e.remote();
-                md.append(
-                        String.format(
-                                Locale.ROOT,
-                                "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |"
-                                        + " %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-                                w.id(),
-                                e.label(name()),
-                                num(median(runs, r -> StoreFigures.fig(r, "checkpoints")), "%.0f"),
-                                num(median(runs, r -> StoreFigures.fig(r, "commits")), "%.0f"),
-                                s3 ? num(f.medianPerCommit(runs, "requests"), "%.1f") : "–",
-                                s3 ? num(f.medianPerCommit(runs, "get"), "%.1f") : "–",
-                                s3 ? num(f.medianPerCommit(runs, "head"), "%.1f") : "–",
-                                s3 ? num(f.medianPerCommit(runs, "put"), "%.1f") : "–",
-                                s3 ? num(f.medianPerCommit(runs, "post"), "%.1f") : "–",
-                                s3 ? num(f.medianPerCommit(runs, "delete"), "%.1f") : "–",
-                                s3 ? num(f.medianPerCommit(runs, "data_requests"), "%.1f") : "–",
+                new TableRow(md)
+                        .cell(w.id())
+                        .cell(e.label(name()))
+                        .num(median(runs, r -> StoreFigures.fig(r, "checkpoints")), "%.0f")
+                        .num(median(runs, r -> StoreFigures.fig(r, "commits")), "%.0f")
+                        .remote(s3, () -> f.medianPerCommit(runs, "requests"), "%.1f")
+                        .remote(s3, () -> f.medianPerCommit(runs, "get"), "%.1f")
+                        .remote(s3, () -> f.medianPerCommit(runs, "head"), "%.1f")
+                        .remote(s3, () -> f.medianPerCommit(runs, "put"), "%.1f")
+                        .remote(s3, () -> f.medianPerCommit(runs, "post"), "%.1f")
+                        .remote(s3, () -> f.medianPerCommit(runs, "delete"), "%.1f")
+                        .remote(s3, () -> f.medianPerCommit(runs, "data_requests"), "%.1f")
+                        .num(
                                 s3
-                                        ? num(f.medianPerCommit(runs, "data_files"), "%.1f")
-                                        : num(
-                                                median(
-                                                        runs,
-                                                        r ->
-                                                                StoreFigures.perCommitOf(
-                                                                        r, "committed_files")),
-                                                "%.1f"),
-                                s3 ? num(f.medianPerCommit(runs, "meta_requests"), "%.1f") : "–",
-                                s3
-                                        ? num(
-                                                median(
-                                                        runs,
-                                                        r -> f.perCommit(r, "bytes_sent") / 1e6),
-                                                "%.2f")
-                                        : "–",
-                                s3
-                                        ? num(
-                                                median(
-                                                        runs,
-                                                        r ->
-                                                                f.perCommit(r, "bytes_received")
-                                                                        / 1e6),
-                                                "%.3f")
-                                        : "–",
-                                s3
-                                        ? num(median(runs, r -> f.counter(r, "requests")), "%,.0f")
-                                        : "–",
-                                s3
-                                        ? num(
-                                                median(runs, r -> f.counter(r, "bytes_sent") / 1e6),
-                                                "%,.1f")
-                                        : "–",
-                                num(StoreFigures.percentile(latencies, 0.50), "%.0f"),
-                                num(StoreFigures.percentile(latencies, 0.99), "%.0f"),
-                                s3 ? num(f.medianSteady(runs, "requests"), "%.1f") : "–",
-                                s3 ? num(f.medianSteady(runs, "data_files"), "%.1f") : "–",
-                                s3 ? num(f.medianSteady(runs, "meta_requests"), "%.1f") : "–"));
+                                        ? f.medianPerCommit(runs, "data_files")
+                                        : median(
+                                                runs,
+                                                r ->
+                                                        StoreFigures.perCommitOf(
+                                                                r, "committed_files")),
+                                "%.1f")
+                        .remote(s3, () -> f.medianPerCommit(runs, "meta_requests"), "%.1f")
+                        .remote(
+                                s3,
+                                () -> median(runs, r -> f.perCommit(r, "bytes_sent") / 1e6),
+                                "%.2f")
+                        .remote(
+                                s3,
+                                () -> median(runs, r -> f.perCommit(r, "bytes_received") / 1e6),
+                                "%.3f")
+                        .remote(s3, () -> median(runs, r -> f.counter(r, "requests")), "%,.0f")
+                        .remote(
+                                s3,
+                                () -> median(runs, r -> f.counter(r, "bytes_sent") / 1e6),
+                                "%,.1f")
+                        .num(StoreFigures.percentile(latencies, 0.50), "%.0f")
+                        .num(StoreFigures.percentile(latencies, 0.99), "%.0f")
+                        .remote(s3, () -> f.medianSteady(runs, "requests"), "%.1f")
+                        .remote(s3, () -> f.medianSteady(runs, "data_files"), "%.1f")
+                        .remote(s3, () -> f.medianSteady(runs, "meta_requests"), "%.1f")
+                        .end();
             }
         }
         md.append("\nMetadata requests per commit, by method:\n\n")
@@ -143,11 +127,11 @@ final class S3Report implements StoreReport {
                 if (runs.isEmpty()) {
                     continue;
                 }
-                md.append("| ").append(w.id()).append(" | ").append(e.label(name()));
+                TableRow row = new TableRow(md).cell(w.id()).cell(e.label(name()));
                 for (String m : List.of("get", "head", "put", "post", "delete", "other")) {
-                    md.append(" | ").append(num(f.medianPerCommit(runs, "meta_" + m), "%.1f"));
+                    row.num(f.medianPerCommit(runs, "meta_" + m), "%.1f");
                 }
-                md.append(" |\n");
+                row.end();
             }
         }
     }
@@ -181,20 +165,18 @@ final class S3Report implements StoreReport {
             double requests = f.medianSteady(weir, "requests");
             double files = f.medianSteady(weir, "data_files");
             double meta = f.medianSteady(weir, "meta_requests");
-            md.append(
-                    String.format(
-                            Locale.ROOT,
-                            "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-                            w.id(),
-                            num(weirSink, "%.2f"),
-                            num(paimonSink, "%.2f"),
-                            num(ratio, "%.2f"),
-                            Double.isNaN(ratio) ? "–" : ratio <= 0.2 ? "yes" : "no",
-                            num(requests, "%.1f"),
-                            num(3 + files, "%.1f"),
-                            Double.isNaN(requests) ? "–" : requests <= 3 + files ? "yes" : "no",
-                            num(meta, "%.1f"),
-                            Double.isNaN(meta) ? "–" : meta <= 3 + files ? "yes" : "no"));
+            new TableRow(md)
+                    .cell(w.id())
+                    .num(weirSink, "%.2f")
+                    .num(paimonSink, "%.2f")
+                    .num(ratio, "%.2f")
+                    .cell(Double.isNaN(ratio) ? "–" : ratio <= 0.2 ? "yes" : "no")
+                    .num(requests, "%.1f")
+                    .num(3 + files, "%.1f")
+                    .cell(Double.isNaN(requests) ? "–" : requests <= 3 + files ? "yes" : "no")
+                    .num(meta, "%.1f")
+                    .cell(Double.isNaN(meta) ? "–" : meta <= 3 + files ? "yes" : "no")
+                    .end();
         }
     }
 }
