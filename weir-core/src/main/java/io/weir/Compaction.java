@@ -75,6 +75,15 @@ public interface Compaction {
      */
     Compaction around(Set<String> filesInFlight);
 
+    /**
+     * Merge only the newest sorted runs of keyed groups, never a group's oldest run (its base) and
+     * never a whole group: a group is merged as if its oldest run were in flight ({@link #around}),
+     * once its runs after that reach the number {@code around} allows. For a compaction that runs
+     * next to one that may rewrite the same groups' bases, and must stay short. Append-only groups
+     * are not compacted.
+     */
+    Compaction newestRunsOnly();
+
     /** The file groups that would be compacted. */
     List<ScanTask> plan();
 

@@ -77,6 +77,34 @@ class CompactionAroundTest {
     }
 
     @Test
+    void newestRunsOnlyLeavesTheBaseHoweverLargeTheChange() {
+        Table table = create(Map.of("bucket", "1", "compaction.max-log-files", "3"));
+        Random random = new Random(11);
+        append(table, random, 20);
+        table.newCompaction().full().execute();
+        for (int c = 0; c < 4; c++) {
+            append(table, random, 200);
+        }
+        DataFile base =
+                table.currentSnapshot().files().stream()
+                        .filter(f -> f.kind() == FileKind.BASE)
+                        .findFirst()
+                        .orElseThrow();
+        // Deltas of far more than 200 % of the base: a usual plan rewrites the group whole.
+        assertThat(table.newCompaction().plan().get(0).files()).contains(base);
+
+        Compaction newest = table.newCompaction().newestRunsOnly();
+        List<ScanTask> tasks = newest.plan();
+        assertThat(tasks).hasSize(1);
+        assertThat(filePaths(tasks.get(0).files()))
+                .containsExactlyInAnyOrderElementsOf(filePaths(newestLogs(table, 4)));
+        List<DataFile> outputs = newest.rewrite(tasks.get(0));
+        newest.commit(tasks, outputs);
+        assertThat(read(table)).isEqualTo(expected());
+        assertThat(table.currentSnapshot().files()).contains(base).hasSize(1 + outputs.size());
+    }
+
+    @Test
     void anAppendOnlyGroupWithFilesInFlightIsNotCompacted() {
         Table table =
                 Tables.create(
@@ -127,6 +155,9 @@ class CompactionAroundTest {
                 append(table, random, 30);
             }
             Compaction second = table.newCompaction().around(paths(firstTasks));
+            if (random.nextBoolean()) {
+                second.newestRunsOnly();
+            }
             List<ScanTask> secondTasks = second.plan();
             Set<String> shared = paths(secondTasks);
             shared.retainAll(paths(firstTasks));

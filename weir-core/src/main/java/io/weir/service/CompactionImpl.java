@@ -55,6 +55,7 @@ public final class CompactionImpl implements Compaction {
     private final long maxLogBytes;
     private Predicate<FileGroupId> groups = g -> true;
     private Set<String> inFlight = Set.of();
+    private boolean newestRunsOnly;
     private final CompactionLease lease;
 
     public CompactionImpl(Table table, CommitLog log) {
@@ -96,6 +97,12 @@ public final class CompactionImpl implements Compaction {
     }
 
     @Override
+    public Compaction newestRunsOnly() {
+        this.newestRunsOnly = true;
+        return this;
+    }
+
+    @Override
     public List<ScanTask> plan() {
         table.refresh();
         Snapshot snapshot = table.currentSnapshot();
@@ -106,9 +113,8 @@ public final class CompactionImpl implements Compaction {
         snapshot.fileGroups()
                 .forEach(
                         (group, files) -> {
-                            if (!inFlight.isEmpty() && holdsAny(files)) {
-                                ScanTask newer =
-                                        keyed ? newerThanInFlight(snapshot, group, files) : null;
+                            if (newestRunsOnly || (!inFlight.isEmpty() && holdsAny(files))) {
+                                ScanTask newer = keyed ? newestRuns(snapshot, group, files) : null;
                                 if (newer != null && groups.test(group)) {
                                     tasks.add(newer);
                                 }
@@ -155,12 +161,16 @@ public final class CompactionImpl implements Compaction {
         return false;
     }
 
-    /** The runs of a group newer than its files in flight, if due ({@link RunPicker#pickNewer}). */
-    private ScanTask newerThanInFlight(Snapshot snapshot, FileGroupId group, List<DataFile> files) {
+    /**
+     * The runs of a group newer than its files in flight and than its oldest run, if due ({@link
+     * RunPicker#pickNewer}).
+     */
+    private ScanTask newestRuns(Snapshot snapshot, FileGroupId group, List<DataFile> files) {
         RunPicker.Pick pick =
                 RunPicker.pickNewer(
                         files,
                         inFlight,
+                        newestRunsOnly,
                         minLogFiles,
                         table.options().compactionSizeRatio(),
                         table.options().compactionStallRuns());

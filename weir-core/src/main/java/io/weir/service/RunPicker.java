@@ -162,23 +162,28 @@ public final class RunPicker {
     }
 
     /**
-     * Chooses what to merge of a group while another compaction rewrites some of its files: only
-     * runs newer than every file in flight, so that both commits remove disjoint files and the run
-     * merged here stays newer than what the other compaction writes. Those runs accumulate while
-     * the other compaction runs (one per checkpoint); they are merged once there are more than
-     * {@code keep}: {@code maxDeltas - 1}, so that they are never more than a due group would hold,
-     * or fewer where the runs in flight already bring the group near {@code stallRuns}, at which
-     * writers wait; but not below 2 (unless {@code maxDeltas} is 2), so that not every merge takes
-     * all the runs merged before and its cost follows the size tiers. The newest runs that leave
-     * {@code keep} are taken, then each next older one by size ratio, as {@link #pick} does.
+     * Chooses what to merge of a group while another compaction rewrites some of its files (or may
+     * rewrite its base): only runs newer than every file in flight (and than the oldest run), so
+     * that both commits remove disjoint files and the run merged here stays newer than what the
+     * other compaction writes. Those runs accumulate while the other compaction runs (one per
+     * checkpoint); they are merged once there are more than {@code keep}: {@code maxDeltas - 1}, so
+     * that they are never more than a due group would hold, or fewer where the runs in flight
+     * already bring the group near {@code stallRuns}, at which writers wait; but not below 2
+     * (unless {@code maxDeltas} is 2), so that not every merge takes all the runs merged before and
+     * its cost follows the size tiers. The newest runs that leave {@code keep} are taken, then each
+     * next older one by size ratio, as {@link #pick} does.
      *
      * @param groupFiles every live file of the group
      * @param inFlight paths of the files the other compaction rewrites (of any group)
-     * @return the runs to merge, or null if none is due (or the group holds no file in flight)
+     * @param includingOldest whether the group's oldest run counts as in flight too ({@link
+     *     io.weir.Compaction#newestRunsOnly}); otherwise a group holding no file in flight gets
+     *     null
+     * @return the runs to merge, or null if none is due
      */
     public static Pick pickNewer(
             List<DataFile> groupFiles,
             Set<String> inFlight,
+            boolean includingOldest,
             int maxDeltas,
             int sizeRatio,
             int stallRuns) {
@@ -192,9 +197,11 @@ public final class RunPicker {
                 }
             }
         }
-        if (last < 0) {
+        if (last < 0 && !includingOldest) {
             return null;
         }
+        // The oldest run (the base) is never merged here: a whole-group rewrite is not this work.
+        last = Math.max(last, 0);
         int newer = n - 1 - last;
         // Runs in flight as writers count them (ScanTask#deltaRuns): after the base, if any.
         boolean based = runs.get(0).stream().allMatch(f -> f.kind() == FileKind.BASE);

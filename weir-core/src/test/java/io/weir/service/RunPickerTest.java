@@ -184,10 +184,10 @@ class RunPickerTest {
         group.add(log(7, 100));
         group.add(log(8, 100));
         Set<String> inFlight = paths(group.subList(0, 4));
-        assertThat(RunPicker.pickNewer(group, inFlight, TRIGGER, RATIO, 10)).isNull();
+        assertThat(RunPicker.pickNewer(group, inFlight, false, TRIGGER, RATIO, 10)).isNull();
 
         group.add(log(9, 100));
-        Pick pick = RunPicker.pickNewer(group, inFlight, TRIGGER, RATIO, 10);
+        Pick pick = RunPicker.pickNewer(group, inFlight, false, TRIGGER, RATIO, 10);
         // 5 newer runs, keep 4: the 2 newest (200), then by size ratio the next two of 100;
         // 400 * 1.01 < 1,000 stops.
         assertThat(pick.full()).isFalse();
@@ -205,21 +205,44 @@ class RunPickerTest {
         Set<String> inFlight = paths(group);
         group.add(log(9, 100));
         group.add(log(10, 100));
-        assertThat(RunPicker.pickNewer(group, inFlight, TRIGGER, RATIO, 10)).isNull();
+        assertThat(RunPicker.pickNewer(group, inFlight, false, TRIGGER, RATIO, 10)).isNull();
         group.add(log(11, 100));
-        Pick pick = RunPicker.pickNewer(group, inFlight, TRIGGER, RATIO, 10);
+        Pick pick = RunPicker.pickNewer(group, inFlight, false, TRIGGER, RATIO, 10);
         assertThat(sequences(pick)).containsExactly(9L, 10L, 11L);
 
         // Trigger 2 keeps 1 newer run: any 2 are merged.
         List<DataFile> small = group(log(1, 100), log(2, 100), log(3, 100), log(4, 100));
-        Pick two = RunPicker.pickNewer(small, paths(small.subList(0, 2)), 2, RATIO, 3);
+        Pick two = RunPicker.pickNewer(small, paths(small.subList(0, 2)), false, 2, RATIO, 3);
         assertThat(sequences(two)).containsExactly(3L, 4L);
     }
 
     @Test
     void aGroupWithoutFilesInFlightIsNotPickedAround() {
         List<DataFile> group = group(base(1, 10_000), log(2, 100), log(3, 100));
-        assertThat(RunPicker.pickNewer(group, Set.of("elsewhere"), 2, RATIO, 10)).isNull();
+        assertThat(RunPicker.pickNewer(group, Set.of("elsewhere"), false, 2, RATIO, 10)).isNull();
+    }
+
+    @Test
+    void newestRunsOnlyNeverTakeTheBaseHoweverLargeTheChange() {
+        // Deltas of 2,000 % of the base, which pick() rewrites whole: only the runs after it.
+        List<DataFile> group =
+                group(base(1, 100), log(2, 500), log(3, 500), log(4, 500), log(5, 500));
+        assertThat(RunPicker.pickNewer(group, Set.of(), true, TRIGGER, RATIO, 10)).isNull();
+        group.add(log(6, 100));
+        Pick pick = RunPicker.pickNewer(group, Set.of(), true, TRIGGER, RATIO, 10);
+        assertThat(pick.full()).isFalse();
+        // 5 runs after the base, keep 4: the newest 2 (600), then 500s by size ratio.
+        assertThat(sequences(pick)).containsExactly(2L, 3L, 4L, 5L, 6L);
+
+        // Without a base the oldest log stays too.
+        List<DataFile> logs = group(log(1, 100));
+        for (int s = 2; s <= 5; s++) {
+            logs.add(log(s, 100));
+        }
+        assertThat(RunPicker.pickNewer(logs, Set.of(), true, TRIGGER, RATIO, 10)).isNull();
+        logs.add(log(6, 100));
+        assertThat(sequences(RunPicker.pickNewer(logs, Set.of(), true, TRIGGER, RATIO, 10)))
+                .containsExactly(2L, 3L, 4L, 5L, 6L);
     }
 
     @Test

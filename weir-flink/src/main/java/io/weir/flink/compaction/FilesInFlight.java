@@ -2,7 +2,6 @@ package io.weir.flink.compaction;
 
 import io.weir.Compaction;
 import io.weir.DataFile;
-import io.weir.FileGroupId;
 import io.weir.ScanTask;
 
 import java.util.EnumMap;
@@ -25,8 +24,9 @@ final class FilesInFlight {
         /** The rounds of {@link TableMaintainer}: due groups, whole or incremental. */
         ROUNDS,
         /**
-         * While a round rewrites, the runs written after its inputs in the groups it rewrites, so
-         * that writers need not wait for a long round ({@code compaction.stall-runs}).
+         * While a round rewrites, merges of the newest runs of every group (after the round's
+         * inputs in the groups it rewrites), so that writers need not wait for a long round ({@code
+         * compaction.stall-runs}).
          */
         NEWER_RUNS
     }
@@ -37,8 +37,8 @@ final class FilesInFlight {
 
     /**
      * Plans {@code compaction} around the other lane's files and takes what {@code select} keeps of
-     * the plan. A {@link Lane#NEWER_RUNS} plan covers only the groups the rounds lane rewrites now,
-     * and is empty if it rewrites none.
+     * the plan. A {@link Lane#NEWER_RUNS} plan merges only newest runs ({@link
+     * Compaction#newestRunsOnly}), and is empty unless a round rewrites now.
      */
     synchronized List<ScanTask> planAndTake(
             Lane lane, Compaction compaction, UnaryOperator<List<ScanTask>> select) {
@@ -48,9 +48,8 @@ final class FilesInFlight {
             if (theirs.isEmpty()) {
                 return List.of();
             }
-            Set<FileGroupId> groups = new HashSet<>();
-            theirs.forEach(t -> groups.add(t.fileGroup()));
-            compaction.fileGroups(groups::contains);
+            // Short merges only: the bases are the rounds' work.
+            compaction.newestRunsOnly();
         }
         Set<String> paths = new HashSet<>();
         for (ScanTask task : theirs) {
@@ -58,7 +57,8 @@ final class FilesInFlight {
                 paths.add(f.path());
             }
         }
-        List<ScanTask> tasks = select.apply(compaction.around(paths).plan());
+        List<ScanTask> planned = compaction.around(paths).plan();
+        List<ScanTask> tasks = select.apply(planned);
         Map<Lane, List<ScanTask>> next = new EnumMap<>(Lane.class);
         next.putAll(held);
         next.put(lane, List.copyOf(tasks));

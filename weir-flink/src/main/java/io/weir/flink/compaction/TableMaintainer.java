@@ -27,11 +27,11 @@ import java.util.function.Supplier;
  * running or the last failure's back-off has not passed. So checkpoints never wait for compaction,
  * and at most one round is in flight; its size is bounded by {@code compaction.round.*}.
  *
- * <p>While a round rewrites, a second lane on its own thread merges the runs that ingest commits
- * add meanwhile to the groups the round rewrites, planned around the round's files ({@link
- * io.weir.Compaction#around}): a round that rewrites a large base takes long, and without this the
- * groups it rewrites would reach {@code compaction.stall-runs} and hold the writers until it
- * commits. The lane merges only runs newer than the round's inputs, on one thread, at most one
+ * <p>While a round rewrites, a second lane on its own thread merges the newest runs that ingest
+ * commits add meanwhile, planned around the round's files ({@link io.weir.Compaction#around},
+ * {@link io.weir.Compaction#newestRunsOnly}): a round that rewrites a large base takes long, and
+ * without this the groups would reach {@code compaction.stall-runs} and hold the writers until it
+ * commits. The lane never merges a base nor a file of the round, runs on one thread, at most one
  * merge at a time; its commits and the round's remove disjoint files, so both land.
  *
  * <p>A round compacts the file groups that are due ({@code compaction.max-log-files}, {@code
