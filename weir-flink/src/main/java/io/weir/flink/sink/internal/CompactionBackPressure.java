@@ -10,7 +10,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.util.LinkedHashSet;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,10 +26,11 @@ import java.util.concurrent.TimeUnit;
  * checkpoint and as Flink's back-pressure on the source.
  *
  * <p>One check per checkpoint, on the state the writer's table last read: each hand-over since adds
- * at most one sorted run to a group of this writer, so while that state's runs plus those
- * hand-overs stay below the limit, the table is not read again (on an object store, a refresh is a
- * few requests per writer and checkpoint). Otherwise the table is refreshed and checked exactly;
- * while waiting, one refresh per {@value #POLL_MILLIS} ms. Nothing per record.
+ * at most as many sorted runs to a group of this writer as it had files for one group (one per
+ * write-buffer flush), so while that state's runs plus those stay below the limit, the table is not
+ * read again (on an object store, a refresh is a few requests per writer and checkpoint). Otherwise
+ * the table is refreshed and checked exactly; while waiting, one refresh per {@value #POLL_MILLIS}
+ * ms. Nothing per record.
  */
 public final class CompactionBackPressure {
     private static final Logger LOG = LoggerFactory.getLogger(CompactionBackPressure.class);
@@ -43,10 +45,14 @@ public final class CompactionBackPressure {
     private volatile long stalls;
     private volatile long stalledMillis;
 
-    /** The id of the state the table had read at the last check, and the hand-overs since. */
+    /**
+     * The id of the state the table had read at the last check, the runs the hand-overs since may
+     * have added to a group, and the most files of one group in the last hand-over.
+     */
     private long knownId = -1;
 
-    private int handOversSince;
+    private int runsSince;
+    private int lastHandOverRuns;
 
     private CompactionBackPressure(Table table, int stallRuns, Duration timeout) {
         this.table = table;
@@ -87,20 +93,24 @@ public final class CompactionBackPressure {
         if (table == null || files.isEmpty()) {
             return;
         }
-        Set<FileGroupId> groups = new LinkedHashSet<>();
+        Map<FileGroupId, Integer> adding = new LinkedHashMap<>();
         for (DataFile f : files) {
-            groups.add(f.fileGroup());
+            adding.merge(f.fileGroup(), 1, Integer::sum);
         }
+        Set<FileGroupId> groups = adding.keySet();
         Snapshot known = table.currentSnapshot();
         long id = known == null ? -1 : known.id();
         if (id != knownId) {
             // Read afresh since the last check (the writer lease's renewal refreshes the table).
             knownId = id;
-            handOversSince = 0;
+            runsSince = 0;
         } else {
-            handOversSince++;
+            runsSince += lastHandOverRuns;
         }
-        if (firstBehind(groups, stallRuns - handOversSince) == null) {
+        // A hand-over adds one run per log file to a group: several if the write buffer was
+        // flushed more than once since the last checkpoint.
+        lastHandOverRuns = Collections.max(adding.values());
+        if (firstBehind(groups, stallRuns - runsSince) == null) {
             return;
         }
         long start = System.nanoTime();
@@ -140,7 +150,7 @@ public final class CompactionBackPressure {
         table.refresh();
         Snapshot latest = table.currentSnapshot();
         knownId = latest == null ? -1 : latest.id();
-        handOversSince = 0;
+        runsSince = 0;
     }
 
     /**

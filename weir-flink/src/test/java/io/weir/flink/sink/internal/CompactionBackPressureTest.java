@@ -111,6 +111,33 @@ class CompactionBackPressureTest {
         assertThat(backPressure.stalls()).isEqualTo(1);
     }
 
+    /**
+     * A hand-over with two files of one group (the write buffer flushed twice since the last
+     * checkpoint) adds two runs: the writer counts both, not one per hand-over, before it skips
+     * reading the table.
+     */
+    @Test
+    void aHandOverOfSeveralFilesOfAGroupCountsEachAsARun() throws Exception {
+        TestTable t = table("300 ms");
+        List<DataFile> files = commitRuns(t, 1);
+        Table writer = Tables.load(t.location);
+        CompactionBackPressure backPressure = CompactionBackPressure.of(writer, true);
+        backPressure.await(List.of(files.get(0), files.get(0)));
+        assertThat(writer.currentSnapshot().id()).isEqualTo(1);
+        // The committer commits the hand-over: two more runs.
+        for (int flush = 1; flush <= 2; flush++) {
+            t.upsert(flush, TestTable.DAYS[0], "f" + flush, flush);
+            t.commit();
+        }
+        assertThat(runs(t.table, files.get(0).fileGroup())).isEqualTo(3);
+
+        // 1 run read + 2 handed over: the group may hold 3 runs now, so the writer reads the
+        // table, finds 3, and waits (one run per hand-over would have counted 2 and gone on).
+        backPressure.await(files);
+        assertThat(writer.currentSnapshot().id()).isEqualTo(3);
+        assertThat(backPressure.stalls()).isEqualTo(1);
+    }
+
     @Test
     void handsOnAfterTheTimeout() throws Exception {
         TestTable t = table("300 ms");
