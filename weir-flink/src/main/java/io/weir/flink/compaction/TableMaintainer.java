@@ -32,7 +32,8 @@ import java.util.function.Supplier;
  * {@link io.weir.Compaction#newestRunsOnly}): a round that rewrites a large base takes long, and
  * without this the groups would reach {@code compaction.stall-runs} and hold the writers until it
  * commits. The lane never merges a base nor a file of the round, runs on one thread, at most one
- * merge at a time; its commits and the round's remove disjoint files, so both land.
+ * merge at a time ({@link NewerRunsLane}); its commits and the round's remove disjoint files, so
+ * both land.
  *
  * <p>A round compacts the file groups that are due ({@code compaction.max-log-files}, {@code
  * compaction.max-log-bytes}), or every group with a log file when a full round is due ({@code
@@ -63,23 +64,13 @@ public final class TableMaintainer implements AutoCloseable {
     private final AtomicInteger commitsSeen = new AtomicInteger();
     private final AtomicBoolean committedDuringRound = new AtomicBoolean();
     private final FilesInFlight filesInFlight = new FilesInFlight();
-    private final ExecutorService newerRunsThread =
-            Executors.newSingleThreadExecutor(CompactionThreads.named("weir-compaction-newer"));
-    private final AtomicBoolean committedDuringNewerRuns = new AtomicBoolean();
+    private final NewerRunsLane newerRuns;
 
     // Task thread only.
     private Future<?> inFlight;
-    private Future<?> newerRunsInFlight;
 
     // Set by the task thread, read by the maintenance thread's chain of rounds.
     private volatile boolean ended;
-
-    // Set when a merge of newer runs failed: none until the next round, so that a failing group
-    // is retried at the rounds' back-off.
-    private volatile boolean newerRunsFailed;
-
-    // The newer runs' thread only.
-    private Table newerRunsTable;
 
     // Maintenance thread only.
     private Table table;
@@ -99,6 +90,8 @@ public final class TableMaintainer implements AutoCloseable {
     public TableMaintainer(Supplier<Table> loader, CompactionHook hook) {
         this.loader = loader;
         this.hook = hook;
+        this.newerRuns =
+                new NewerRunsLane(loader, hook, stats, filesInFlight, () -> closed || ended);
     }
 
     public MaintenanceStats stats() {
@@ -121,77 +114,10 @@ public final class TableMaintainer implements AutoCloseable {
         }
         if (isBusy()) {
             committedDuringRound.set(true);
-            mergeNewerRuns();
+            newerRuns.onCommitted();
             return;
         }
         inFlight = thread.submit(this::runRounds);
-    }
-
-    /** While a round rewrites: merges its groups' runs committed since, if none is merging. */
-    private void mergeNewerRuns() {
-        if (newerRunsInFlight != null && !newerRunsInFlight.isDone()) {
-            committedDuringNewerRuns.set(true);
-            return;
-        }
-        if (!newerRunsFailed && filesInFlight.holds(FilesInFlight.Lane.ROUNDS)) {
-            newerRunsInFlight = newerRunsThread.submit(this::runNewerRunMerges);
-        }
-    }
-
-    private void runNewerRunMerges() {
-        do {
-            committedDuringNewerRuns.set(false);
-            runNewerRunMerge();
-        } while (committedDuringNewerRuns.get()
-                && !closed
-                && !ended
-                && !newerRunsFailed
-                && filesInFlight.holds(FilesInFlight.Lane.ROUNDS));
-    }
-
-    private void runNewerRunMerge() {
-        long start = System.nanoTime();
-        try {
-            if (newerRunsTable == null) {
-                newerRunsTable = loader.get();
-            }
-            CompactionRound merge =
-                    new CompactionRound(
-                            newerRunsTable,
-                            false,
-                            1,
-                            hook,
-                            () -> closed,
-                            filesInFlight,
-                            FilesInFlight.Lane.NEWER_RUNS);
-            CompactionResult result = merge.run();
-            if (result != null) {
-                long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-                stats.compacted(result, millis, merge.bytesRead(), merge.bytesWritten());
-                LOG.info(
-                        "Merged the newer runs of {} file groups ({} files) of table {} as commit"
-                                + " {} in {} ms, while a round rewrites them",
-                        result.fileGroups(),
-                        result.filesRemoved(),
-                        newerRunsTable.location(),
-                        result.commitId(),
-                        millis);
-            }
-        } catch (CompactionRound.AbandonedException | InterruptedException e) {
-            LOG.info("Merge of newer runs abandoned: the job is stopping");
-        } catch (RuntimeException e) {
-            if (closed) {
-                return;
-            }
-            newerRunsFailed = true;
-            stats.roundFailed();
-            LOG.warn(
-                    "Merging the newer runs of table {} failed; ingestion goes on and nothing is"
-                            + " lost, the round in flight goes on, and its next round compacts"
-                            + " them",
-                    location(),
-                    e);
-        }
     }
 
     /**
@@ -219,15 +145,14 @@ public final class TableMaintainer implements AutoCloseable {
      */
     public void finish() throws InterruptedException {
         ended = true;
-        for (Future<?> running : new Future<?>[] {inFlight, newerRunsInFlight}) {
-            if (running != null) {
-                try {
-                    running.get();
-                } catch (ExecutionException e) {
-                    LOG.warn("Compaction round failed at end of input", e.getCause());
-                }
+        if (inFlight != null) {
+            try {
+                inFlight.get();
+            } catch (ExecutionException e) {
+                LOG.warn("Compaction round failed at end of input", e.getCause());
             }
         }
+        newerRuns.finish();
     }
 
     /**
@@ -238,13 +163,11 @@ public final class TableMaintainer implements AutoCloseable {
     public void close() throws InterruptedException {
         closed = true;
         thread.shutdownNow();
-        newerRunsThread.shutdownNow();
+        newerRuns.stop();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        for (ExecutorService lane : new ExecutorService[] {thread, newerRunsThread}) {
-            if (!lane.awaitTermination(
-                    Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-                LOG.warn("A Weir compaction thread did not stop within 10 s; it is left behind");
-            }
+        boolean stopped = thread.awaitTermination(10, TimeUnit.SECONDS);
+        if (!newerRuns.awaitStopped(deadline) || !stopped) {
+            LOG.warn("A Weir compaction thread did not stop within 10 s; it is left behind");
         }
     }
 
@@ -263,7 +186,7 @@ public final class TableMaintainer implements AutoCloseable {
             }
             int commits = commitsSeen.get();
             full = retryFull || fullRoundDue(options, commits);
-            newerRunsFailed = false;
+            newerRuns.onRoundStarted();
             CompactionRound round =
                     new CompactionRound(
                             table,

@@ -141,13 +141,7 @@ class InJobCompactionTest {
         assertThat(appendsDuringSleep)
                 .as("ingest commits while the round slept (without the bound: 5 or more)")
                 .isLessThanOrEqualTo(3);
-        int mostRuns = 0;
-        for (Commit c : commits) {
-            for (ScanTask group : done.newScan().useSnapshot(c.id()).plan()) {
-                mostRuns = Math.max(mostRuns, group.deltaRuns());
-            }
-        }
-        assertThat(mostRuns)
+        assertThat(mostRunsAfterTheBase(done, commits))
                 .as("sorted runs after the base, any group, any snapshot")
                 .isLessThanOrEqualTo(4);
         assertThat(SinkTestTables.read(table.location())).isEqualTo(Changes.keyedModel(rows, KEYS));
@@ -183,13 +177,7 @@ class InJobCompactionTest {
         assertThat(during.stream().filter(c -> c.kind() == CommitKind.COMPACT).count())
                 .as("merges of newer runs while the round slept")
                 .isGreaterThanOrEqualTo(1);
-        int mostRuns = 0;
-        for (Commit c : commits) {
-            for (ScanTask group : done.newScan().useSnapshot(c.id()).plan()) {
-                mostRuns = Math.max(mostRuns, group.deltaRuns());
-            }
-        }
-        assertThat(mostRuns)
+        assertThat(mostRunsAfterTheBase(done, commits))
                 .as("sorted runs after the base, any group, any snapshot")
                 .isLessThanOrEqualTo(6);
         assertThat(SinkTestTables.read(table.location())).isEqualTo(Changes.keyedModel(rows, KEYS));
@@ -239,6 +227,17 @@ class InJobCompactionTest {
                 .sinkTo(sink)
                 .setParallelism(2);
         env.execute("in-job compaction");
+    }
+
+    /** The most sorted runs after its base that any group held in any snapshot. */
+    private static int mostRunsAfterTheBase(Table table, List<Commit> commits) {
+        int most = 0;
+        for (Commit c : commits) {
+            for (ScanTask group : table.newScan().useSnapshot(c.id()).plan()) {
+                most = Math.max(most, group.deltaRuns());
+            }
+        }
+        return most;
     }
 
     static List<Commit> commits(Table table) {
