@@ -17,10 +17,10 @@ import java.util.function.Supplier;
 
 /**
  * The second compaction lane of {@link TableMaintainer}: while a round rewrites, merges of the
- * newest runs of every group, planned around the round's files ({@link FilesInFlight.Lane#NEWER_RUNS}),
- * on one thread and one merge at a time. {@link #onCommitted()} is called on the job's task thread
- * and never blocks. A failed merge is logged and counted; no other merge starts until the next
- * round, which compacts those runs itself.
+ * newest runs of every group, planned around the round's files ({@link
+ * FilesInFlight.Lane#NEWER_RUNS}), on one thread and one merge at a time. {@link #onCommitted()} is
+ * called on the job's task thread and never blocks. A failed merge is logged and counted; no other
+ * merge starts until the next round, which compacts those runs itself.
  */
 final class NewerRunsLane {
     private static final Logger LOG = LoggerFactory.getLogger(NewerRunsLane.class);
