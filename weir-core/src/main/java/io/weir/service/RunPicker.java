@@ -189,6 +189,9 @@ public final class RunPicker {
             int stallRuns) {
         List<List<DataFile>> runs = runs(groupFiles);
         int n = runs.size();
+        if (n < 2) {
+            return null;
+        }
         int last = -1;
         for (int i = 0; i < n; i++) {
             for (DataFile f : runs.get(i)) {
