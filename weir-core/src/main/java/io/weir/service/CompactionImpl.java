@@ -52,7 +52,6 @@ public final class CompactionImpl implements Compaction {
     private boolean full;
     private boolean wholeGroups;
     private int minLogFiles;
-    private final long maxLogBytes;
     private Predicate<FileGroupId> groups = g -> true;
     private Set<String> inFlight = Set.of();
     private boolean newestRunsOnly;
@@ -63,7 +62,6 @@ public final class CompactionImpl implements Compaction {
         this.log = log;
         this.lease = new CompactionLease(table.writerLeases(), log.clock());
         this.minLogFiles = table.options().compactionMaxLogFiles();
-        this.maxLogBytes = table.options().compactionMaxLogBytes();
     }
 
     @Override
@@ -104,112 +102,9 @@ public final class CompactionImpl implements Compaction {
 
     @Override
     public List<ScanTask> plan() {
-        table.refresh();
-        Snapshot snapshot = table.currentSnapshot();
-        boolean keyed = table.schema().hasPrimaryKey();
-        long target = table.options().targetFileSize();
-        long undersized = Compaction.undersizedBelow(target);
-        List<ScanTask> tasks = new ArrayList<>();
-        snapshot.fileGroups()
-                .forEach(
-                        (group, files) -> {
-                            if (newestRunsOnly || (!inFlight.isEmpty() && holdsAny(files))) {
-                                ScanTask newer = keyed ? newestRuns(snapshot, group, files) : null;
-                                if (newer != null && groups.test(group)) {
-                                    tasks.add(newer);
-                                }
-                                return;
-                            }
-                            // A keyed group merges all its files; an append-only one packs only
-                            // its logs and undersized base files, and leaves full files alone.
-                            List<DataFile> inputs =
-                                    keyed
-                                            ? files
-                                            : files.stream()
-                                                    .filter(f -> isSmall(f, undersized))
-                                                    .toList();
-                            ScanTask task = new ScanTask(snapshot.id(), group, inputs);
-                            if (groups.test(group) && isDue(task, keyed, undersized, target)) {
-                                tasks.add(
-                                        keyed && !full && !wholeGroups ? incremental(task) : task);
-                            }
-                        });
-        return tasks;
-    }
-
-    /**
-     * The part of a due keyed group that an incremental compaction merges: its newest sorted runs,
-     * or all of it ({@link RunPicker}).
-     */
-    private ScanTask incremental(ScanTask task) {
-        RunPicker.Pick pick =
-                RunPicker.pick(
-                        task.files(),
-                        minLogFiles,
-                        table.options().compactionSizeRatio(),
-                        table.options().compactionMaxSizeAmplificationPercent(),
-                        dueByBytes(task.deltaFiles()));
-        return pick.full() ? task : new ScanTask(task.snapshotId(), task.fileGroup(), pick.files());
-    }
-
-    private boolean holdsAny(List<DataFile> files) {
-        for (DataFile f : files) {
-            if (inFlight.contains(f.path())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * The runs of a group newer than its files in flight and than its oldest run, if due ({@link
-     * RunPicker#pickNewer}).
-     */
-    private ScanTask newestRuns(Snapshot snapshot, FileGroupId group, List<DataFile> files) {
-        RunPicker.Pick pick =
-                RunPicker.pickNewer(
-                        files,
-                        inFlight,
-                        newestRunsOnly,
-                        minLogFiles,
-                        table.options().compactionSizeRatio(),
-                        table.options().compactionStallRuns());
-        return pick == null ? null : new ScanTask(snapshot.id(), group, pick.files());
-    }
-
-    private boolean dueByBytes(List<DataFile> deltas) {
-        long deltaBytes = 0;
-        for (DataFile f : deltas) {
-            deltaBytes += f.sizeInBytes();
-        }
-        return maxLogBytes > 0 && !deltas.isEmpty() && deltaBytes >= maxLogBytes;
-    }
-
-    private static boolean isSmall(DataFile f, long undersized) {
-        return f.kind() == FileKind.LOG || f.sizeInBytes() < undersized;
-    }
-
-    /**
-     * Whether a group is due. A keyed group counts its sorted runs after its base ({@link
-     * ScanTask#deltaRuns()}: each log file, and the base files of one bulk insert or incremental
-     * compaction together); an append-only group counts its small files.
-     */
-    private boolean isDue(ScanTask task, boolean keyed, long undersized, long target) {
-        List<DataFile> deltas = task.deltaFiles();
-        int small = 0;
-        long smallBytes = 0;
-        for (DataFile f : task.files()) {
-            if (isSmall(f, undersized)) {
-                small++;
-                smallBytes += f.sizeInBytes();
-            }
-        }
-        if (full) {
-            return !deltas.isEmpty() || small >= 2;
-        }
-        boolean byLogs = (keyed ? task.deltaRuns() : small) >= minLogFiles || dueByBytes(deltas);
-        // Append-only: small files that fill a target-sized file are packed into one.
-        return byLogs || (!keyed && small >= 2 && smallBytes >= target);
+        return new CompactionPlanner(
+                        table, full, wholeGroups, minLogFiles, groups, inFlight, newestRunsOnly)
+                .plan();
     }
 
     @Override
