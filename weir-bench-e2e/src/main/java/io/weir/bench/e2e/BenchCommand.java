@@ -213,6 +213,16 @@ public final class BenchCommand implements Callable<Integer> {
     List<Integer> fanOut;
 
     @Option(
+            names = "--time-limit",
+            description =
+                    "stop an ingestion that has not ended after this many seconds (its table is"
+                            + " not checked); with --all --compaction on only the fan-out runs'"
+                            + " (default there "
+                            + CompactionSuite.DEFAULT_FAN_OUT_SECONDS
+                            + "), elsewhere every run's (default: none)")
+    Long timeLimit;
+
+    @Option(
             names = "--also-local",
             description =
                     "--all --warehouse: also run Weir and Paimon on local disk in the same suite")
@@ -287,7 +297,8 @@ public final class BenchCommand implements Callable<Integer> {
                         sourceKind,
                         mode != CompactionMode.OFF,
                         tableOptions == null ? Map.of() : tableOptions,
-                        keys == null ? 0 : keys);
+                        keys == null ? 0 : keys,
+                        timeLimit == null || (all && mode == CompactionMode.ON) ? 0 : timeLimit);
         List<SinkKind> flinkSinks = flinkSinks();
         if (mode != CompactionMode.OFF && !flinkSinks.contains(SinkKind.WEIR)) {
             // Its history readers (PaimonHistory) are built against Paimon's Flink 1.20 jar.
@@ -414,6 +425,7 @@ public final class BenchCommand implements Callable<Integer> {
                                 : fanOut == null
                                         ? CompactionSuite.DEFAULT_FAN_OUT
                                         : fanOut.stream().filter(g -> g > 0).toList(),
+                        timeLimit != null ? timeLimit : CompactionSuite.DEFAULT_FAN_OUT_SECONDS,
                         longRun,
                         !noVerify && !longRun);
         Path target =

@@ -138,7 +138,10 @@ final class ChildJvm {
                     timedOut.get()
                             ? "child JVM killed after " + timeout + " (log: " + log + ")"
                             : "child JVM exited with " + exitCode + " (log: " + log + ")";
-        } else if (phases.size() + (verification == null ? 0 : 1) < settings.phases().size()) {
+        } else if (!RunResult.stopped(phases.get(Phase.INGEST))
+                && phases.size() + (verification == null ? 0 : 1) < settings.phases().size()) {
+            // An ingestion stopped at its time limit ends the run early (BenchJob); others report
+            // every phase.
             failure = "child JVM reported only " + phases.keySet() + " (log: " + log + ")";
         }
         return new RunResult(settings, phases, verification, failure);

@@ -203,7 +203,11 @@ final class CompactionReport {
                                 + " (unpartitioned: file groups = buckets), compaction on. Peak RSS:"
                                 + " the child's VmHWM. Heap after GC: the most heap in use right"
                                 + " after any collection during the ingestion (what the job kept"
-                                + " alive); peak heap: the heap pools' peaks (garbage included).\n\n");
+                                + " alive); peak heap: the heap pools' peaks (garbage included)."
+                                + " A run still ingesting at its time limit (--time-limit) was"
+                                + " stopped there: its rows are those of the files its commits"
+                                + " added by then (after the sink's own merging in its buffers),"
+                                + " and its table is not checked.\n\n");
         md.append(
                 "| file groups | sink | rows | rows/s | peak RSS MB | heap after GC MB | peak heap"
                         + " MB | files on disk | write amp | sorted runs max | verified |\n");
@@ -213,11 +217,13 @@ final class CompactionReport {
             md.append(
                     String.format(
                             Locale.ROOT,
-                            "| %,d | %s | %,d | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+                            "| %,d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
                             r.settings().buckets(),
                             r.settings().sink().id(),
-                            r.settings().rows(),
-                            r.ok() ? number(r.rowsPerSecond(), "%,.0f") : "failed",
+                            rows(r),
+                            r.ok()
+                                    ? r.stopped() ? "–" : number(r.rowsPerSecond(), "%,.0f")
+                                    : "failed",
                             f == null ? "–" : number(f.peakRssMb(), "%,.0f"),
                             f == null ? "–" : number(f.figure("heap_after_gc_max_mb"), "%,.0f"),
                             f == null ? "–" : number(f.figure("peak_heap_mb"), "%,.0f"),
@@ -226,6 +232,19 @@ final class CompactionReport {
                             f == null ? "–" : number(f.figure("runs_max"), "%.0f"),
                             r.verified() == null ? "–" : r.verified() ? "yes" : "**NO**"));
         }
+    }
+
+    /** A fan-out run's rows: the source's, or what a run stopped at its limit had committed. */
+    private static String rows(RunResult r) {
+        if (!r.stopped()) {
+            return String.format(Locale.ROOT, "%,d", r.settings().rows());
+        }
+        PhaseFigures f = r.ingest();
+        return String.format(
+                Locale.ROOT,
+                "%s in %.0f s (stopped)",
+                number(f.figure("ingested_rows"), "%,.0f"),
+                f.seconds());
     }
 
     private static void sinks(StringBuilder md, Results results) {

@@ -16,12 +16,19 @@ import java.util.TreeSet;
  * {@code weir bench --all --compaction on|long} (docs/benchmark.md, "Compaction on"): every sink
  * with its default in-writer compaction on each workload, repeated and interleaved as {@link Suite}
  * does, with their blackhole ceilings; then the fan-out runs (the same ingestion into 1 ... 10,000
- * buckets, for memory); then BENCHMARKS-compaction.md and its chart. The long variant runs schema1
- * once per sink at ten times BENCHMARK.md's rows (or {@code --rows}), without fan-out and without
- * reading the tables back, for its timeline.
+ * buckets, for memory, each stopped after {@code fanOutSeconds} if it has not ended); then
+ * BENCHMARKS-compaction.md and its chart. The long variant runs schema1 once per sink at ten times
+ * BENCHMARK.md's rows (or {@code --rows}), without fan-out and without reading the tables back, for
+ * its timeline.
  */
 final class CompactionSuite {
     static final List<Integer> DEFAULT_FAN_OUT = List.of(1, 100, 1_000, 10_000);
+
+    /**
+     * How long a fan-out run ingests at most: at 1,000 buckets and more a peer takes hours for
+     * BENCHMARK.md's rows, and memory is what these runs measure.
+     */
+    static final long DEFAULT_FAN_OUT_SECONDS = 300;
 
     /** The long variant's rows: BENCHMARK.md's times this (then times --rows-scale). */
     static final int LONG_FACTOR = 10;
@@ -32,6 +39,7 @@ final class CompactionSuite {
     private final Long rows;
     private final int repeat;
     private final List<Integer> fanOut;
+    private final long fanOutSeconds;
     private final boolean longRun;
     private final boolean verify;
 
@@ -39,6 +47,7 @@ final class CompactionSuite {
      * @param sinks the sinks; their blackhole ceilings are added
      * @param rows the rows of every run, or null for BENCHMARK.md's times {@code rowsScale}
      * @param fanOut the bucket counts of the fan-out runs (none: empty)
+     * @param fanOutSeconds the most seconds a fan-out run ingests (0: no limit)
      */
     CompactionSuite(
             List<SinkKind> sinks,
@@ -47,11 +56,15 @@ final class CompactionSuite {
             Long rows,
             int repeat,
             List<Integer> fanOut,
+            long fanOutSeconds,
             boolean longRun,
             boolean verify) {
         if (repeat < 1 || !(rowsScale > 0) || (rows != null && rows < 1)) {
             throw new IllegalArgumentException(
                     "--repeat, --rows and --rows-scale must be positive");
+        }
+        if (fanOutSeconds < 0) {
+            throw new IllegalArgumentException("--time-limit must not be negative");
         }
         for (SinkKind s : sinks) {
             if (s == SinkKind.SHUFFLE) {
@@ -68,6 +81,7 @@ final class CompactionSuite {
         this.rows = rows;
         this.repeat = repeat;
         this.fanOut = List.copyOf(fanOut);
+        this.fanOutSeconds = fanOutSeconds;
         this.longRun = longRun;
         this.verify = verify;
     }
@@ -116,7 +130,7 @@ final class CompactionSuite {
                                 rowsOf(sink, Workload.SCHEMA1),
                                 Runs.phases(sink, false, verify),
                                 false,
-                                runs.setup().withBuckets(groups));
+                                runs.setup().withBuckets(groups).withTimeLimit(fanOutSeconds));
                 out.println(result.summary());
                 fanOutRuns.add(result);
             }

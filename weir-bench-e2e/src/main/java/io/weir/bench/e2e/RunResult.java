@@ -38,6 +38,8 @@ record RunResult(
                     "heap_after_gc_max_mb",
                     "table_files",
                     "ingest_commits",
+                    "ingested_rows",
+                    "stopped_after_s",
                     "ingest_commits_with_files",
                     "compaction_commits",
                     "ingested_bytes",
@@ -65,7 +67,17 @@ record RunResult(
     }
 
     double rowsPerSecond() {
-        return ok() ? settings.rows() / ingest().seconds() : Double.NaN;
+        return ok() && !stopped() ? settings.rows() / ingest().seconds() : Double.NaN;
+    }
+
+    /** Whether the ingestion was stopped at its time limit, before the source's last row. */
+    boolean stopped() {
+        return stopped(ingest());
+    }
+
+    /** Whether an ingestion's figures (null: none) say it was stopped at its time limit. */
+    static boolean stopped(PhaseFigures ingest) {
+        return ingest != null && ingest.json() != null && ingest.json().has("stopped_after_s");
     }
 
     /** True or false once checked; null for sinks without a table, or when not checked. */
@@ -92,7 +104,11 @@ record RunResult(
         PhaseFigures ingest = ingest();
         if (ingest != null) {
             json.put("seconds", round(ingest.seconds()));
-            json.put("rows_per_s", Math.round(settings.rows() / ingest.seconds()));
+            if (stopped()) {
+                json.putNull("rows_per_s");
+            } else {
+                json.put("rows_per_s", Math.round(settings.rows() / ingest.seconds()));
+            }
             json.put("cpu_s", round(ingest.cpuSeconds()));
             json.put("gc_s", round(ingest.gcSeconds()));
             json.put("peak_rss_mb", Math.round(ingest.peakRssMb()));

@@ -9,7 +9,9 @@ import java.util.Map;
  * every 10 s, {@code -Xmx6g}); with {@code compaction} each sink compacts in the writer
  * (docs/benchmark.md, "Compaction on"); {@code tableOptions} go over each sink's table options
  * ({@code --table-option}); {@code keys}, if positive, is the number of keys of every run ({@code
- * --keys}), else each run's rows / 5.
+ * --keys}), else each run's rows / 5; {@code timeLimitSeconds}, if positive, stops an ingestion
+ * that has not ended by then (the fan-out runs of {@code --compaction on}: {@code
+ * --fan-out-seconds}).
  */
 record RunSetup(
         int parallelism,
@@ -20,11 +22,15 @@ record RunSetup(
         SourceKind source,
         boolean compaction,
         Map<String, String> tableOptions,
-        long keys) {
+        long keys,
+        long timeLimitSeconds) {
     RunSetup {
         if (parallelism < 1 || buckets < 1 || checkpointIntervalMs < 1) {
             throw new IllegalArgumentException(
                     "parallelism, buckets and checkpoint interval must be positive");
+        }
+        if (timeLimitSeconds < 0) {
+            throw new IllegalArgumentException("A time limit must not be negative");
         }
         tableOptions = Map.copyOf(tableOptions);
     }
@@ -39,6 +45,7 @@ record RunSetup(
                 SourceKind.GEN,
                 false,
                 Map.of(),
+                0,
                 0);
     }
 
@@ -53,6 +60,24 @@ record RunSetup(
                 source,
                 compaction,
                 tableOptions,
-                keys);
+                keys,
+                timeLimitSeconds);
+    }
+
+    /**
+     * The same runs, each ingestion stopped after {@code seconds} if it has not ended (0: never).
+     */
+    RunSetup withTimeLimit(long seconds) {
+        return new RunSetup(
+                parallelism,
+                buckets,
+                checkpointIntervalMs,
+                heap,
+                bulkInsert,
+                source,
+                compaction,
+                tableOptions,
+                keys,
+                seconds);
     }
 }

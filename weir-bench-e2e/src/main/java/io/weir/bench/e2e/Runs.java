@@ -119,6 +119,7 @@ final class Runs {
                         .compaction(setup.compaction())
                         .tableOptions(setup.tableOptions())
                         .keys(setup.keys() > 0 ? setup.keys() : Workload.keys(rows))
+                        .timeLimitSeconds(setup.timeLimitSeconds())
                         .build();
         progress.printf(
                 Locale.ROOT,
@@ -138,7 +139,12 @@ final class Runs {
         if (remote) {
             store.finished(dir.getFileName().toString());
         }
-        if (result.ok()) {
+        if (result.ok() && result.stopped()) {
+            progress.printf(
+                    Locale.ROOT,
+                    "weir bench:   stopped at its time limit after %.1f s%n",
+                    result.ingest().seconds());
+        } else if (result.ok()) {
             progress.printf(
                     Locale.ROOT,
                     "weir bench:   %.1f s, %,.0f rows/s, verified %s%n",

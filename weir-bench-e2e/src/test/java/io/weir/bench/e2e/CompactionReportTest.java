@@ -53,6 +53,11 @@ class CompactionReportTest {
                 null);
     }
 
+    /** The run as a child reports one stopped at its time limit: no check of its table. */
+    private static RunResult stoppedAtItsLimit(RunResult run) {
+        return new RunResult(run.settings(), run.phases(), null, null);
+    }
+
     private static ObjectNode table(double writeAmp, int runsMax, String timeline) {
         return JsonNodeFactory.instance
                 .objectNode()
@@ -81,7 +86,16 @@ class CompactionReportTest {
         List<RunResult> fanOut =
                 List.of(
                         run(SinkKind.WEIR, 1, 3, 5, table(0.2, 4, timeline)),
-                        run(SinkKind.PAIMON, 10_000, 30, 60, table(1.5, 9, timeline)));
+                        run(SinkKind.PAIMON, 10_000, 30, 60, table(1.5, 9, timeline)),
+                        stoppedAtItsLimit(
+                                run(
+                                        SinkKind.WEIR,
+                                        10_000,
+                                        300.4,
+                                        500,
+                                        table(0.1, 12, timeline)
+                                                .put("stopped_after_s", 300)
+                                                .put("ingested_rows", 123_456))));
         Path report = dir.resolve("BENCHMARKS-compaction.md");
         CompactionReport.write(
                 report,
@@ -91,7 +105,8 @@ class CompactionReportTest {
                         "1 / 1 / 1",
                         "2 / 2 / 2",
                         "./weir bench --all --compaction on",
-                        new RunSetup(2, 4, 2_000, "6g", false, SourceKind.GEN, true, Map.of(), 0),
+                        new RunSetup(
+                                2, 4, 2_000, "6g", false, SourceKind.GEN, true, Map.of(), 0, 0),
                         1,
                         false,
                         ingestion,
@@ -115,9 +130,19 @@ class CompactionReportTest {
                 .contains(
                         "| 10,000 | paimon | 1,000,000 | 33,333 | 11,000 | 1,100 | 700 | 40 | 1.50"
                                 + " | 9 |")
+                // rows/s of a stopped run would be the source's rows over a time they were not
+                // all ingested in: none; and its table is not checked
+                .contains(
+                        "| 10,000 | weir | 123,456 in 300 s (stopped) | – | 11,000 | 1,100 | 700 |"
+                                + " 40 | 0.10 | 12 | – |")
                 .contains("`write-only`=`false`")
                 .contains("![Throughput, sorted runs and compaction backlog over time")
                 .contains("\"sink\":\"paimon\"");
+        ObjectNode stopped = fanOut.get(2).summary();
+        assertThat(stopped.get("rows_per_s").isNull()).isTrue();
+        assertThat(stopped.get("stopped_after_s").asLong()).isEqualTo(300);
+        assertThat(stopped.get("ingested_rows").asLong()).isEqualTo(123_456);
+        assertThat(stopped.get("verified").isNull()).isTrue();
         BufferedImage png = ImageIO.read(dir.resolve("BENCHMARKS-compaction.png").toFile());
         assertThat(png.getWidth()).isEqualTo(1400);
         assertThat(png.getHeight()).isEqualTo(1200); // two rows of timelines, one of fan-out

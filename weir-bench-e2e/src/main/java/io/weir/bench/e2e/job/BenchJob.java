@@ -3,15 +3,22 @@ package io.weir.bench.e2e.job;
 import io.weir.bench.e2e.gen.DatagenSource;
 import io.weir.bench.e2e.gen.SourceKind;
 
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.TableResult;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The main class of a benchmark child JVM: runs the phases of one run and prints one line per
- * phase, {@value #PREFIX}{@code {json}}, on stdout. Everything else it prints is log.
+ * phase, {@value #PREFIX}{@code {json}}, on stdout. Everything else it prints is log. An ingestion
+ * stopped at its time limit ({@code stopped_after_s} in its line) ends the run: its table does not
+ * hold the source's rows, so no later phase runs.
  */
 public final class BenchJob {
     /** Marks the lines with figures. */
@@ -22,6 +29,7 @@ public final class BenchJob {
 
     private final JobSettings settings;
     private final SinkTable table;
+    private boolean stopped;
 
     private BenchJob(JobSettings settings) {
         this.settings = settings;
@@ -33,6 +41,9 @@ public final class BenchJob {
         try {
             BenchJob job = new BenchJob(JobSettings.parse(args));
             for (Phase phase : job.settings.phases()) {
+                if (job.stopped) {
+                    break;
+                }
                 System.out.println(PREFIX + job.run(phase));
                 System.out.flush();
             }
@@ -97,8 +108,11 @@ public final class BenchJob {
                         ? TableHistory.follow(table)
                         : null) {
             ProcessMeter meter = ProcessMeter.start();
-            env.executeSql(insert).await();
+            stopped = !awaitWithin(env.executeSql(insert), settings.timeLimitSeconds());
             JsonLine line = meter.stop(Phase.INGEST);
+            if (stopped) {
+                line.put("stopped_after_s", settings.timeLimitSeconds());
+            }
             if (countsUrl != null) {
                 // What the sink asked of the store during the ingestion: the proxy's or the
                 // NameNode's counters.
@@ -118,6 +132,30 @@ public final class BenchJob {
                 }
             }
             return line.put("table_bytes", ProcessMeter.bytesUnder(table.tableDir()));
+        }
+    }
+
+    /**
+     * Waits for a job to end; with a limit ({@code seconds} > 0) cancels it at the limit, waits
+     * until it has stopped and returns false.
+     */
+    private static boolean awaitWithin(TableResult result, long seconds) throws Exception {
+        if (seconds <= 0) {
+            result.await();
+            return true;
+        }
+        try {
+            result.await(seconds, TimeUnit.SECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            JobClient job = result.getJobClient().orElseThrow();
+            job.cancel().get();
+            try {
+                job.getJobExecutionResult().get();
+            } catch (ExecutionException cancelled) {
+                // what a cancelled job's result is
+            }
+            return false;
         }
     }
 

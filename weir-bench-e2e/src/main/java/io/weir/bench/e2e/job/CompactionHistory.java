@@ -162,19 +162,21 @@ public final class CompactionHistory {
     }
 
     /**
-     * Adds the figures to a line: {@code ingest_commits}, {@code ingest_commits_with_files} (the
-     * ones {@code compacted_commits} and {@code uncompacted_commits} count), {@code
-     * compaction_commits}, {@code ingested_bytes}, {@code compaction_bytes_written}, {@code
-     * compaction_bytes_read}, {@code write_amp}, {@code runs_max}, {@code runs_median}, {@code
-     * file_groups}, {@code live_files}, {@code live_bytes}, {@code compacted_commits}, {@code
-     * uncompacted_commits}, {@code compaction_latency_p50_s}, {@code compaction_latency_max_s} and
-     * {@code timeline}.
+     * Adds the figures to a line: {@code ingest_commits}, {@code ingested_rows} (the records of the
+     * files they added: the source's rows less what a sink's buffer merged before writing), {@code
+     * ingest_commits_with_files} (the ones {@code compacted_commits} and {@code
+     * uncompacted_commits} count), {@code compaction_commits}, {@code ingested_bytes}, {@code
+     * compaction_bytes_written}, {@code compaction_bytes_read}, {@code write_amp}, {@code
+     * runs_max}, {@code runs_median}, {@code file_groups}, {@code live_files}, {@code live_bytes},
+     * {@code compacted_commits}, {@code uncompacted_commits}, {@code compaction_latency_p50_s},
+     * {@code compaction_latency_max_s} and {@code timeline}.
      */
     public JsonLine addTo(JsonLine line) {
         long liveBytes = live.values().stream().mapToLong(File::bytes).sum();
         int[] runs = maxRunsAtCheckpoints.stream().mapToInt(Integer::intValue).sorted().toArray();
         long[] latencies = latenciesMs.stream().mapToLong(Long::longValue).sorted().toArray();
         return line.put("ingest_commits", ingestCommits)
+                .put("ingested_rows", ingestedRows)
                 .put("ingest_commits_with_files", ingestCommitsWithFiles)
                 .put("compaction_commits", compactionCommits)
                 .put("ingested_bytes", ingestedBytes)

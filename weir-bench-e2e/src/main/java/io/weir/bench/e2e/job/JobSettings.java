@@ -16,7 +16,8 @@ import java.util.TreeMap;
  * ({@link #toArgs()} and {@link #parse} are inverses). With {@code bulkInsert} the ingestion is a
  * batch job of unique keys written with each sink's bulk insert (docs/benchmark.md); otherwise the
  * keys are uniform in {@code [0, keys)}; {@code source} says where the rows come from; {@code
- * tableOptions} are put over the benchmark's table options ({@code --table-option}).
+ * tableOptions} are put over the benchmark's table options ({@code --table-option}); {@code
+ * timeLimitSeconds}, if positive, stops an ingestion that has not ended by then.
  */
 public record JobSettings(
         SinkKind sink,
@@ -32,12 +33,16 @@ public record JobSettings(
         SourceKind source,
         RemoteWarehouse remote,
         boolean compaction,
-        Map<String, String> tableOptions) {
+        Map<String, String> tableOptions,
+        long timeLimitSeconds) {
 
     public JobSettings {
         if (rows < 1 || keys < 1 || parallelism < 1 || buckets < 1 || checkpointIntervalMs < 1) {
             throw new IllegalArgumentException(
                     "rows, keys, parallelism, buckets and checkpoint interval must be positive");
+        }
+        if (timeLimitSeconds < 0) {
+            throw new IllegalArgumentException("A time limit must not be negative");
         }
         if (bulkInsert && keys != Workload.keys(rows)) {
             throw new IllegalArgumentException(
@@ -78,6 +83,7 @@ public record JobSettings(
         private RemoteWarehouse remote;
         private boolean compaction;
         private Map<String, String> tableOptions = Map.of();
+        private long timeLimitSeconds;
 
         private Builder(SinkKind sink, Workload workload, long rows, Path dir) {
             this.sink = sink;
@@ -142,6 +148,12 @@ public record JobSettings(
             return this;
         }
 
+        /** Stops the ingestion after this many seconds if it has not ended (0: never). */
+        public Builder timeLimitSeconds(long value) {
+            this.timeLimitSeconds = value;
+            return this;
+        }
+
         public JobSettings build() {
             return new JobSettings(
                     sink,
@@ -157,7 +169,8 @@ public record JobSettings(
                     source,
                     remote,
                     compaction,
-                    tableOptions);
+                    tableOptions,
+                    timeLimitSeconds);
         }
     }
 
@@ -179,6 +192,9 @@ public record JobSettings(
             args.addAll(List.of("--compaction", "on"));
         }
         tableOptions.forEach((k, v) -> args.addAll(List.of("--table-option", k + "=" + v)));
+        if (timeLimitSeconds > 0) {
+            args.addAll(List.of("--time-limit-s", String.valueOf(timeLimitSeconds)));
+        }
         if (remote != null) {
             args.addAll(List.of("--warehouse", remote.uri()));
             if (remote.files() != null) {
@@ -208,6 +224,7 @@ public record JobSettings(
         String countsUrl = null;
         boolean compaction = false;
         Map<String, String> tableOptions = new TreeMap<>();
+        long timeLimit = 0;
         for (int i = 0; i + 1 < args.length; i += 2) {
             String value = args[i + 1];
             switch (args[i]) {
@@ -227,6 +244,7 @@ public record JobSettings(
                 case "--warehouse-files" -> warehouseFiles = Path.of(value);
                 case "--counts-url" -> countsUrl = value;
                 case "--compaction" -> compaction = value.equals("on");
+                case "--time-limit-s" -> timeLimit = Long.parseLong(value);
                 case "--table-option" -> {
                     int eq = value.indexOf('=');
                     if (eq < 1) {
@@ -262,6 +280,7 @@ public record JobSettings(
                                         countsUrl))
                 .compaction(compaction)
                 .tableOptions(tableOptions)
+                .timeLimitSeconds(timeLimit)
                 .build();
     }
 }

@@ -37,6 +37,11 @@ class JobSettingsTest {
                                 .build(),
                         JobSettings.builder(SinkKind.WEIR, Workload.SCHEMA1, 5_000, RUN)
                                 .keys(700)
+                                .build(),
+                        JobSettings.builder(SinkKind.PAIMON, Workload.SCHEMA1, 5_000, RUN)
+                                .buckets(1_000)
+                                .compaction(true)
+                                .timeLimitSeconds(300)
                                 .build())) {
             assertThat(JobSettings.parse(settings.toArgs().toArray(new String[0])))
                     .isEqualTo(settings);
