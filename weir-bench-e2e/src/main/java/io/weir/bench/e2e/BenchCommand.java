@@ -278,6 +278,10 @@ public final class BenchCommand implements Callable<Integer> {
                             + " a key of its own); got "
                             + keys);
         }
+        if (timeLimit != null && timeLimit < 1) {
+            throw new IllegalArgumentException(
+                    "--time-limit must be at least 1 (seconds); got " + timeLimit);
+        }
         CompactionMode mode = CompactionMode.parse(compaction);
         if (mode != CompactionMode.OFF && (bulkInsert || lifecycle || warehouse != null)) {
             throw new CommandLine.ParameterException(

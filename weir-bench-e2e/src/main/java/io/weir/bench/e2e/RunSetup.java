@@ -30,7 +30,7 @@ record RunSetup(
                     "parallelism, buckets and checkpoint interval must be positive");
         }
         if (timeLimitSeconds < 0) {
-            throw new IllegalArgumentException("A time limit must not be negative");
+            throw new IllegalArgumentException("--time-limit must not be negative");
         }
         tableOptions = Map.copyOf(tableOptions);
     }

@@ -32,6 +32,7 @@ class BenchCommandTest {
                         + " or 2.3",
                 "--compaction | sideways | Unknown compaction mode 'sideways': expected off, on or"
                         + " long",
+                "--time-limit | 0 | --time-limit must be at least 1 (seconds); got 0",
             })
     void badValuesAreUsageErrors(String option, String value, String message) {
         assertUsageError(option, value, "weir", message);
