@@ -15,11 +15,25 @@ import java.util.List;
  * budget still gets compacted.
  */
 public record CompactionBudget(int maxFileGroups, long maxBytes) {
-    private static final Comparator<ScanTask> MOST_DUE_FIRST =
-            Comparator.comparingLong(CompactionBudget::deltaRuns)
-                    .thenComparingLong(CompactionBudget::logBytes)
+    private static final Comparator<Due> MOST_DUE_FIRST =
+            Comparator.comparingInt(Due::deltaRuns)
+                    .thenComparingLong(Due::deltaBytes)
                     .reversed()
-                    .thenComparing(ScanTask::fileGroup);
+                    .thenComparing(d -> d.task().fileGroup());
+
+    /**
+     * A planned group and what ranks it, computed once: the sort compares each group many times,
+     * and a table of thousands of groups plans a round after every commit.
+     */
+    private record Due(ScanTask task, int deltaRuns, long deltaBytes) {
+        static Due of(ScanTask task) {
+            long bytes = 0;
+            for (DataFile f : task.deltaFiles()) {
+                bytes += f.sizeInBytes();
+            }
+            return new Due(task, task.deltaRuns(), bytes);
+        }
+    }
 
     public CompactionBudget {
         if (maxFileGroups < 1 || maxBytes < 1) {
@@ -36,11 +50,15 @@ public record CompactionBudget(int maxFileGroups, long maxBytes) {
 
     /** The planned groups this round compacts, most due first. */
     public List<ScanTask> select(List<ScanTask> planned) {
-        List<ScanTask> sorted = new ArrayList<>(planned);
+        List<Due> sorted = new ArrayList<>(planned.size());
+        for (ScanTask task : planned) {
+            sorted.add(Due.of(task));
+        }
         sorted.sort(MOST_DUE_FIRST);
         List<ScanTask> chosen = new ArrayList<>();
         long bytes = 0;
-        for (ScanTask task : sorted) {
+        for (Due due : sorted) {
+            ScanTask task = due.task();
             long size = bytes(task);
             if (chosen.size() == maxFileGroups || (!chosen.isEmpty() && bytes + size > maxBytes)) {
                 break;
@@ -54,14 +72,5 @@ public record CompactionBudget(int maxFileGroups, long maxBytes) {
     /** The bytes of every file of a group. */
     public static long bytes(ScanTask task) {
         return task.files().stream().mapToLong(DataFile::sizeInBytes).sum();
-    }
-
-    /** Sorted runs after the group's base: log files, bulk inserts, incremental outputs. */
-    static long deltaRuns(ScanTask task) {
-        return task.deltaRuns();
-    }
-
-    static long logBytes(ScanTask task) {
-        return task.deltaFiles().stream().mapToLong(DataFile::sizeInBytes).sum();
     }
 }
