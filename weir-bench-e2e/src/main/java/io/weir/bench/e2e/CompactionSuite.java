@@ -130,7 +130,7 @@ final class CompactionSuite {
                                 rowsOf(sink, Workload.SCHEMA1),
                                 Runs.phases(sink, false, verify),
                                 false,
-                                runs.setup().withBuckets(groups).withTimeLimit(fanOutSeconds));
+                                runs.setup().forFanOut(groups, fanOutSeconds));
                 out.println(result.summary());
                 fanOutRuns.add(result);
             }

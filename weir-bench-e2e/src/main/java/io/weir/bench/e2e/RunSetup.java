@@ -49,28 +49,14 @@ record RunSetup(
                 0);
     }
 
-    /** The same runs with another number of buckets (the fan-out runs of --compaction on). */
-    RunSetup withBuckets(int newBuckets) {
+    /**
+     * The same runs into tables of {@code newBuckets} buckets, each ingestion stopped after {@code
+     * seconds} if it has not ended (0: never): the fan-out runs of --compaction on.
+     */
+    RunSetup forFanOut(int newBuckets, long seconds) {
         return new RunSetup(
                 parallelism,
                 newBuckets,
-                checkpointIntervalMs,
-                heap,
-                bulkInsert,
-                source,
-                compaction,
-                tableOptions,
-                keys,
-                timeLimitSeconds);
-    }
-
-    /**
-     * The same runs, each ingestion stopped after {@code seconds} if it has not ended (0: never).
-     */
-    RunSetup withTimeLimit(long seconds) {
-        return new RunSetup(
-                parallelism,
-                buckets,
                 checkpointIntervalMs,
                 heap,
                 bulkInsert,
