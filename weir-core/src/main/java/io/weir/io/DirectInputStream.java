@@ -21,9 +21,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * directly 0.05 s (docs/performance.md, "Tenth round").
  *
  * <p>At most {@link #MAX_OPEN} streams are open at once (a merge over more log files reads the
- * others through the page cache): each holds a 1 MB native buffer, and a Flink task manager's
- * native memory is budgeted. A failed direct read (a device whose blocks are larger than the file
- * system reports, say) sends this and every later read through the plain channel.
+ * others through the page cache): each holds a 1 MB native buffer of {@link AlignedBuffers}, and a
+ * Flink task manager's native memory is budgeted. A failed direct read (a device whose blocks are
+ * larger than the file system reports, say) sends this and every later read through the plain
+ * channel.
  */
 final class DirectInputStream extends SeekableInputStream {
     static final int MAX_OPEN = 32;
@@ -71,19 +72,21 @@ final class DirectInputStream extends SeekableInputStream {
             OPEN.decrementAndGet();
             return null;
         }
-        FileChannel direct = null;
+        FileChannel direct;
         try {
             direct = FileChannel.open(path, StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
-            return new DirectInputStream(plain, direct, alignment, AlignedBuffers.take(alignment));
-        } catch (IOException | UnsupportedOperationException | OutOfMemoryError e) {
-            // No direct I/O here, or the JVM's limit on native buffers: the page cache then
-            // serves the file.
-            if (direct != null) {
-                DirectOutputStream.closeQuietly(direct);
-            }
+        } catch (IOException | UnsupportedOperationException e) {
+            OPEN.decrementAndGet();
+            return null; // no direct I/O here: the page cache serves the file
+        }
+        ByteBuffer buffer = AlignedBuffers.takeOrNull(alignment);
+        if (buffer == null) {
+            // Every native buffer in use, or the JVM's limit on them reached.
+            DirectOutputStream.closeQuietly(direct);
             OPEN.decrementAndGet();
             return null;
         }
+        return new DirectInputStream(plain, direct, alignment, buffer);
     }
 
     /** The number of direct read streams open now. */

@@ -125,12 +125,10 @@ final class DirectOutputStream extends PositionOutputStream {
         } catch (IOException | UnsupportedOperationException e) {
             return null;
         }
-        ByteBuffer buffer;
-        try {
-            buffer = AlignedBuffers.take(alignment);
-        } catch (OutOfMemoryError e) {
-            // The JVM's limit on native buffers (a Flink task manager sets it tight): the page
-            // cache then takes the file, as it would without direct I/O.
+        ByteBuffer buffer = AlignedBuffers.takeOrNull(alignment);
+        if (buffer == null) {
+            // Every native buffer in use, or the JVM's limit on them reached: the page cache then
+            // takes the file, as it would without direct I/O.
             closeQuietly(direct);
             return null;
         }
@@ -223,7 +221,7 @@ final class DirectOutputStream extends PositionOutputStream {
             return;
         }
         awaitWriteBehind();
-        if (other == null && (noSpare || (other = spareOrNull(alignment)) == null)) {
+        if (other == null && (noSpare || (other = AlignedBuffers.takeOrNull(alignment)) == null)) {
             noSpare = true;
             buffer.flip().limit(aligned);
             written += writeOut(buffer, written, true);
@@ -236,15 +234,6 @@ final class DirectOutputStream extends PositionOutputStream {
         long at = written;
         written += aligned;
         inFlight = WRITES_BEHIND.submit(() -> writeOut(chunk, at, true));
-    }
-
-    /** A second buffer for writes behind, or null if none can be had: then the caller writes. */
-    private static ByteBuffer spareOrNull(int alignment) {
-        try {
-            return AlignedBuffers.take(alignment);
-        } catch (OutOfMemoryError e) {
-            return null;
-        }
     }
 
     /** Waits for the write behind, if any; rethrows its failure. */

@@ -243,6 +243,51 @@ class LocalFileIOTest {
     }
 
     @Test
+    void streamsBeyondTheNativeBuffersWriteThroughThePageCacheAndTheFilesAreTheSame()
+            throws IOException {
+        LocalFileIO io = new LocalFileIO(true);
+        Random random = new Random(11);
+        List<PositionOutputStream> streams = new ArrayList<>();
+        List<byte[]> contents = new ArrayList<>();
+        int direct = 0;
+        try {
+            PositionOutputStream out;
+            do {
+                out = io.newOutputFile(dir.resolve("open-" + streams.size()).toString()).create();
+                streams.add(out);
+                if (out instanceof DirectOutputStream) {
+                    direct++;
+                }
+                assertThat(streams.size()).isLessThanOrEqualTo(AlignedBuffers.MAX_BUFFERS + 1);
+            } while (out instanceof DirectOutputStream);
+            assumeTrue(direct > 0, "no O_DIRECT on " + dir);
+            // Each holds one buffer until it writes its second megabyte: all are taken.
+            assertThat(direct).isEqualTo(AlignedBuffers.MAX_BUFFERS);
+            for (PositionOutputStream s : streams) {
+                byte[] content = new byte[BUFFER + 5_000]; // needs a second buffer, none free
+                random.nextBytes(content);
+                writeInPieces(s, content, random);
+                contents.add(content);
+            }
+            streams.remove(0).close();
+            PositionOutputStream next =
+                    io.newOutputFile(dir.resolve("after-close").toString()).create();
+            next.close();
+            assertThat(next).isInstanceOf(DirectOutputStream.class);
+        } finally {
+            for (PositionOutputStream s : streams) {
+                s.close();
+            }
+        }
+        for (int i = 0; i < contents.size(); i++) {
+            assertThat(Files.readAllBytes(dir.resolve("open-" + i)))
+                    .as("file %d", i)
+                    .isEqualTo(contents.get(i));
+        }
+        assertThat(AlignedBuffers.allocated()).isLessThanOrEqualTo(AlignedBuffers.MAX_BUFFERS);
+    }
+
+    @Test
     void aClosedUncachedStreamRefusesReadsAndClosesTwice() throws IOException {
         Path path = dir.resolve("closed-read");
         Files.write(path, new byte[5000]);
