@@ -96,7 +96,11 @@ public final class CleanCommand implements Callable<Integer> {
             expiry.retainLast(retainLast);
         }
         if (olderThan != null) {
-            expiry.expireOlderThan(now - duration("--older-than", olderThan).toMillis());
+            // Strictly before this clean began: its own partition drop commits at `now` or later
+            // (within the same millisecond, with "0 s"), and the snapshot that drop supersedes
+            // stays until the next clean, as the dry run, which drops nothing, reports.
+            long age = duration("--older-than", olderThan).toMillis();
+            expiry.expireOlderThan(now - Math.max(age, 1));
         }
         if (dryRun) {
             expiry.dryRun();

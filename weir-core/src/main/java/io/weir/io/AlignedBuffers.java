@@ -15,7 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * were open at once than the free list kept, the buffers dropped at each close held up to 590 MB of
  * native memory in a job writing 10,000 file groups (Native Memory Tracking's "Other",
  * docs/benchmark.md). With a fixed number, direct I/O never holds more than {@code MAX_BUFFERS *
- * SIZE} bytes, whatever the fan-out.
+ * SIZE} bytes, whatever the fan-out. The streams give their buffers back in {@code close()}, which
+ * {@code abort()} calls too; a stream never closed would keep its buffer, and later streams would
+ * find one fewer.
  */
 final class AlignedBuffers {
     /** The capacity of every buffer: a multiple of any alignment used. */
