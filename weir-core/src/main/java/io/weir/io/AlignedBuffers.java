@@ -12,9 +12,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Why a fixed number. Allocating a buffer zeroes it, and on the benchmark machine touching fresh
  * memory costs more than the I/O it buffers. And a native buffer that is let go is freed only when
  * the collector finds its owner, which may sit in the old generation for minutes: when more streams
- * were open at once than the free list kept, the buffers dropped at each close held up to 590 MB of
- * native memory in a job writing 10,000 file groups (Native Memory Tracking's "Other",
- * docs/benchmark.md). With a fixed number, direct I/O never holds more than {@code MAX_BUFFERS *
+ * were open at once than the free list kept, the buffers dropped at each close held native memory
+ * that grew with the number of file groups written (docs/benchmark.md, "Memory against fan-out with
+ * a bounded heap"). With a fixed number, direct I/O never holds more than {@code MAX_BUFFERS *
  * SIZE} bytes, whatever the fan-out. The streams give their buffers back in {@code close()}, which
  * {@code abort()} calls too; a stream never closed would keep its buffer, and later streams would
  * find one fewer.
