@@ -20,7 +20,8 @@ import java.util.Map;
  * record layer ({@link RowShredder} hands each column writer its value) and with its own page
  * buffers ({@link RowGroupPages}). Row groups are cut as parquet-java's {@code ParquetWriter} cuts
  * them (the buffered size checked at the same row counts), so a file is byte for byte what {@code
- * ParquetWriter} writes with the same properties.
+ * ParquetWriter} writes with the same properties, except that column chunks that do not compress
+ * are stored uncompressed ({@link RowGroupPages}).
  */
 final class ParquetRowWriter {
     /** The footer key naming the object model that wrote the file, as parquet-java sets it. */

@@ -1,5 +1,7 @@
 package io.weir.base;
 
+import io.weir.util.Compressibility;
+
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
@@ -13,6 +15,7 @@ import org.apache.parquet.column.values.bloomfilter.BloomFilterWriter;
 import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
 import org.apache.parquet.format.converter.ParquetMetadataConverter;
 import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.ParquetEncodingException;
 import org.apache.parquet.schema.MessageType;
 
@@ -34,8 +37,14 @@ import java.util.zip.CRC32;
  * Here a page is compressed into the codec's reused buffer and copied once, into its column's
  * slabs; the file writer then writes headers, checksums, statistics and column and offset indexes
  * exactly as it does for parquet-java's store, so the file is byte for byte the same ({@code
- * ParquetRowWriterTest}). {@link PageWriter#getMemSize} counts page headers too, as parquet-java's
- * does, because row groups are cut by that size.
+ * ParquetRowWriterTest}) wherever compression pays. {@link PageWriter#getMemSize} counts page
+ * headers too, as parquet-java's does, because row groups are cut by that size.
+ *
+ * <p>Where compression does not pay, a column chunk is stored uncompressed: the chunk's first page
+ * decides, if its values are plain, by the rule log blocks follow ({@link Compressibility}), and
+ * the chunk's other pages follow it, as a column chunk has one codec. A column of random text or of
+ * bytes compressed already then costs the compressor one page per row group, and every reader
+ * nothing.
  *
  * <p>Format 1.0 data pages with checksums only (what {@link BaseFileWriter} writes), no bloom
  * filters, no encryption.
@@ -99,6 +108,7 @@ final class RowGroupPages implements PageWriteStore, BloomFilterWriteStore {
 
         private final ColumnDescriptor column;
         private final BytesInputCompressor compressor;
+        private CompressionCodecName codec; // this chunk's, once its first page has decided it
         private final List<Page> pages = new ArrayList<>();
         private final List<byte[]> slabs = new ArrayList<>();
         private int slab = -1; // the index of the slab being filled
@@ -129,11 +139,11 @@ final class RowGroupPages implements PageWriteStore, BloomFilterWriteStore {
                 throw new ParquetEncodingException(
                         "Cannot write a Parquet page of more than 2 GiB: " + uncompressedSize);
             }
-            BytesInput compressed = compressor.compress(page);
-            int length = (int) compressed.size();
+            BytesInput stored = stored(page, uncompressedSize, valuesEncoding);
+            int length = (int) stored.size();
             byte[] into = slabFor(length);
             int offset = position;
-            compressed.writeAllTo(this);
+            stored.writeAllTo(this);
             size += length;
             crc.reset();
             crc.update(into, offset, length);
@@ -162,6 +172,32 @@ final class RowGroupPages implements PageWriteStore, BloomFilterWriteStore {
                             rlEncoding,
                             dlEncoding,
                             valuesEncoding));
+        }
+
+        /**
+         * A page as the chunk stores it: compressed into the codec's reused buffer, or the page
+         * itself (its bytes are in parquet-java's and Weir's own value buffers, which can be read
+         * again). The first page decides the chunk's codec if its values are plain: dictionary ids
+         * say nothing of the dictionary, which comes last and usually compresses well, so such a
+         * chunk keeps the table's codec.
+         */
+        private BytesInput stored(BytesInput page, long uncompressedSize, Encoding values)
+                throws IOException {
+            if (codec == CompressionCodecName.UNCOMPRESSED) {
+                return page;
+            }
+            BytesInput compressed = compressor.compress(page);
+            if (codec == null) {
+                if (values != null
+                        && !values.usesDictionary()
+                        && !Compressibility.worthStoringCompressed(
+                                uncompressedSize, compressed.size())) {
+                    codec = CompressionCodecName.UNCOMPRESSED;
+                    return page;
+                }
+                codec = compressor.getCodecName();
+            }
+            return compressed;
         }
 
         /** The slab to copy a page of {@code length} bytes into, from {@link #position}. */
@@ -239,17 +275,18 @@ final class RowGroupPages implements PageWriteStore, BloomFilterWriteStore {
                 throw new ParquetEncodingException("Only one dictionary page is allowed");
             }
             // Once per column chunk: a copy of its own, since the codec reuses its buffer.
-            BytesInput compressed = BytesInput.copy(compressor.compress(page.getBytes()));
+            BytesInput stored =
+                    BytesInput.copy(stored(page.getBytes(), page.getBytes().size(), null));
             dictionary =
                     new DictionaryPage(
-                            compressed,
+                            stored,
                             (int) page.getBytes().size(),
                             page.getDictionarySize(),
                             page.getEncoding());
         }
 
         void writeTo(ParquetFileWriter file) throws IOException {
-            file.startColumn(column, valueCount, compressor.getCodecName());
+            file.startColumn(column, valueCount, codec != null ? codec : compressor.getCodecName());
             if (dictionary != null) {
                 file.writeDictionaryPage(dictionary);
             }
@@ -275,6 +312,7 @@ final class RowGroupPages implements PageWriteStore, BloomFilterWriteStore {
             headerBytes = 0;
             valueCount = 0;
             dictionary = null;
+            codec = null;
         }
 
         /** Nothing to release; the slabs stay for the next row group. */

@@ -5,6 +5,7 @@ import io.weir.data.RowKind;
 import io.weir.io.OutputFile;
 import io.weir.io.PositionOutputStream;
 import io.weir.options.LogCodec;
+import io.weir.util.Compressibility;
 import io.weir.util.LittleEndian;
 
 import java.io.IOException;
@@ -32,11 +33,11 @@ import static io.weir.log.LogFormat.SCHEMA_ID;
  * but its stream.
  *
  * <p>A block is stored compressed only when compression saves at least an eighth of it ({@link
- * #worthStoringCompressed}); otherwise it is stored as it is (codec NONE), which every reader
- * handles. After such a block the writer stores the next 1, then 3, 7 and 15 blocks without trying,
- * as long as the blocks it tries still do not compress: data that does not compress (random text,
- * bytes compressed already) costs the compressor one block in 16, and any block that compresses
- * well ends the skipping.
+ * Compressibility#worthStoringCompressed}); otherwise it is stored as it is (codec NONE), which
+ * every reader handles. After such a block the writer stores the next 1, then 3, 7 and 15 blocks
+ * without trying, as long as the blocks it tries still do not compress: data that does not compress
+ * (random text, bytes compressed already) costs the compressor one block in 16, and any block that
+ * compresses well ends the skipping.
  *
  * <p>Not thread-safe. {@link #close()} writes the footer and makes the file readable; {@link
  * #abort()} leaves an unreadable file for the caller to delete.
@@ -254,7 +255,7 @@ public final class LogFileWriter {
             int n =
                     compressor.compress(
                             block, PAYLOAD, payloadLength, compressed, PAYLOAD, capacity);
-            if (worthStoringCompressed(payloadLength, n)) {
+            if (Compressibility.worthStoringCompressed(payloadLength, n)) {
                 target = compressed;
                 storedLength = n;
                 codec = compressor.codec();
@@ -280,15 +281,6 @@ public final class LogFileWriter {
         blockCount++;
         payloadLength = 0;
         blockRecords = 0;
-    }
-
-    /**
-     * Whether a block compressed from {@code rawSize} to {@code compressedSize} bytes saves at
-     * least an eighth: the rule of RocksDB's block-based tables. Below that, a short-lived log file
-     * gains too little to make every reader decompress the block.
-     */
-    static boolean worthStoringCompressed(int rawSize, int compressedSize) {
-        return compressedSize < rawSize - rawSize / 8;
     }
 
     private void writeFooter() throws IOException {

@@ -12,16 +12,23 @@ import io.weir.types.Field;
 import io.weir.types.RowType;
 
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.LocalInputFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -236,6 +243,78 @@ class BaseFileWriterTest {
                     .extracting(ColumnChunkMetaData::hasDictionaryPage)
                     .containsExactly(false, true, false);
             assertThat(reader.getFooter().getBlocks().get(0).getRowCount()).isEqualTo(1000);
+        }
+    }
+
+    /**
+     * A column chunk whose first page holds plain values and does not shrink by an eighth is stored
+     * uncompressed; every other chunk has the table's codec, whatever its later pages hold (text:
+     * dictionary-encoded first). Readers read both.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = BaseFileCompression.class,
+            names = {"SNAPPY", "ZSTD"})
+    void columnChunksThatDoNotCompressAreStoredUncompressed(BaseFileCompression compression)
+            throws Exception {
+        Schema noisy =
+                Schema.builder()
+                        .column("k", DataTypes.BIGINT().notNull())
+                        .column("text", DataTypes.STRING())
+                        .column("noise", DataTypes.BYTES())
+                        .column("late", DataTypes.BYTES())
+                        .primaryKey("k")
+                        .build();
+        Random random = new Random(11);
+        int rows = 20_000;
+        List<Object[]> written = new ArrayList<>();
+        for (int i = 0; i < rows; i++) {
+            // random bytes, and each value's 4-byte length: nothing a codec saves an eighth of
+            byte[] noise = new byte[64];
+            random.nextBytes(noise);
+            // distinct (so plain, not dictionary-encoded) and compressible in the first chunk's
+            // first pages, random after them
+            byte[] late = String.format("%064d", i).getBytes(StandardCharsets.US_ASCII);
+            if (i >= 500) {
+                random.nextBytes(late);
+            }
+            written.add(new Object[] {(long) i, "row number " + i % 1000, noise, late});
+        }
+        Path file = dir.resolve("noisy.parquet");
+        BaseFileWriter writer =
+                new BaseFileWriter(
+                        io.newOutputFile(file.toString()),
+                        noisy,
+                        new BaseFileWriteOptions(compression, 256 << 10, 8 << 10));
+        for (Object[] values : written) {
+            writer.write(BinaryRowWriter.toRow(noisy.rowType(), values));
+        }
+        writer.close();
+
+        CompressionCodecName codec = ParquetCodecs.codecName(compression);
+        try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
+            List<BlockMetaData> rowGroups = reader.getFooter().getBlocks();
+            assertThat(rowGroups).hasSizeGreaterThan(2);
+            for (int g = 0; g < rowGroups.size(); g++) {
+                List<ColumnChunkMetaData> chunks = rowGroups.get(g).getColumns();
+                assertThat(chunks)
+                        .extracting(ColumnChunkMetaData::getCodec)
+                        .containsExactly(
+                                codec,
+                                codec,
+                                CompressionCodecName.UNCOMPRESSED,
+                                g == 0 ? codec : CompressionCodecName.UNCOMPRESSED);
+                ColumnChunkMetaData noise = chunks.get(2);
+                assertThat(noise.getTotalSize()).isEqualTo(noise.getTotalUncompressedSize());
+            }
+        }
+        try (BaseFileReader reader =
+                new BaseFileReader(io.newInputFile(file.toString()), noisy.rowType())) {
+            for (Object[] values : written) {
+                assertThat(reader.next()).isTrue();
+                assertThat(reader.row()).isEqualTo(BinaryRowWriter.toRow(noisy.rowType(), values));
+            }
+            assertThat(reader.next()).isFalse();
         }
     }
 

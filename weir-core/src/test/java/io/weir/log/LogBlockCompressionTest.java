@@ -7,7 +7,6 @@ import io.weir.options.LogCodec;
 import io.weir.types.DataTypes;
 import io.weir.types.RowType;
 
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -34,16 +33,6 @@ class LogBlockCompressionTest {
     private static final int BLOCK_SIZE = 4096;
 
     @TempDir Path dir;
-
-    @Test
-    void compressionMustSaveAnEighth() {
-        assertThat(LogFileWriter.worthStoringCompressed(800, 699)).isTrue();
-        assertThat(LogFileWriter.worthStoringCompressed(800, 700)).isFalse();
-        assertThat(LogFileWriter.worthStoringCompressed(800, 800)).isFalse();
-        assertThat(LogFileWriter.worthStoringCompressed(800, 900)).isFalse();
-        // Under 8 bytes an eighth rounds to nothing: any saving counts.
-        assertThat(LogFileWriter.worthStoringCompressed(7, 6)).isTrue();
-    }
 
     @ParameterizedTest
     @EnumSource(
