@@ -108,9 +108,9 @@ final class RowGroupPages implements PageWriteStore, BloomFilterWriteStore {
 
         private final ColumnDescriptor column;
         private final BytesInputCompressor compressor;
-        private CompressionCodecName codec; // this chunk's, once its first page has decided it
         private final List<Page> pages = new ArrayList<>();
         private final List<byte[]> slabs = new ArrayList<>();
+        private CompressionCodecName codec; // this chunk's, once its first page has decided it
         private int slab = -1; // the index of the slab being filled
         private int position; // in it
         private long size;
@@ -179,7 +179,7 @@ final class RowGroupPages implements PageWriteStore, BloomFilterWriteStore {
          * itself (its bytes are in parquet-java's and Weir's own value buffers, which can be read
          * again). The first page decides the chunk's codec if its values are plain: dictionary ids
          * say nothing of the dictionary, which comes last and usually compresses well, so such a
-         * chunk keeps the table's codec.
+         * chunk keeps the table's codec. {@code values} is null for the dictionary page.
          */
         private BytesInput stored(BytesInput page, long uncompressedSize, Encoding values)
                 throws IOException {

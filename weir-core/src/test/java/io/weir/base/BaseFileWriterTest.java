@@ -248,8 +248,8 @@ class BaseFileWriterTest {
 
     /**
      * A column chunk whose first page holds plain values and does not shrink by an eighth is stored
-     * uncompressed; every other chunk has the table's codec, whatever its later pages hold (text:
-     * dictionary-encoded first). Readers read both.
+     * uncompressed; every other chunk has the table's codec, whatever its later pages hold, and a
+     * dictionary-encoded chunk whatever its ids (text). Readers read both.
      */
     @ParameterizedTest
     @EnumSource(
@@ -278,7 +278,9 @@ class BaseFileWriterTest {
             if (i >= 500) {
                 random.nextBytes(late);
             }
-            written.add(new Object[] {(long) i, "row number " + i % 1000, noise, late});
+            // 200 values in random order: a dictionary whose ids do not compress
+            String text = "city " + random.nextInt(200);
+            written.add(new Object[] {(long) i, text, noise, late});
         }
         Path file = dir.resolve("noisy.parquet");
         BaseFileWriter writer =
