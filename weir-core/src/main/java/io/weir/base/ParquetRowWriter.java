@@ -2,7 +2,6 @@ package io.weir.base;
 
 import io.weir.data.BinaryRow;
 
-import org.apache.parquet.column.ColumnWriteStore;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
 import org.apache.parquet.hadoop.ParquetFileWriter;
@@ -16,10 +15,11 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Writes rows into a Parquet file with parquet-java's file and column writers, but without its
- * record layer ({@link RowShredder} hands each column writer its value) and with its own page
- * buffers ({@link RowGroupPages}). Row groups are cut as parquet-java's {@code ParquetWriter} cuts
- * them (the buffered size checked at the same row counts), so a file is byte for byte what {@code
+ * Writes rows into a Parquet file with parquet-java's file writer and value encoders, but without
+ * its record layer ({@link RowShredder} hands each column writer its value), with column writers of
+ * its own for flat schemas ({@link FlatColumnStore}) and with its own page buffers ({@link
+ * RowGroupPages}). Row groups are cut as parquet-java's {@code ParquetWriter} cuts them (the
+ * buffered size checked at the same row counts), so a file is byte for byte what {@code
  * ParquetWriter} writes with the same properties, except that column chunks that do not compress
  * are stored uncompressed ({@link RowGroupPages}).
  */
@@ -37,7 +37,7 @@ final class ParquetRowWriter {
     private final long rowGroupSize;
     private final RowGroupPages pages;
 
-    private ColumnWriteStore columns;
+    private FlatColumnStore columns;
     private long nextRowGroupSize;
     private long rowCount; // in the current row group
     private long nextSizeCheck;
@@ -78,7 +78,7 @@ final class ParquetRowWriter {
     }
 
     private void startRowGroup() {
-        columns = properties.newColumnWriteStore(schema, pages, pages);
+        columns = new FlatColumnStore(schema, pages, properties);
         shredder.writeTo(columns);
     }
 
@@ -93,12 +93,12 @@ final class ParquetRowWriter {
 
     /** The bytes written plus those buffered for the current row group. */
     long dataSize() {
-        return lastRowGroupEnd + columns.getBufferedSize();
+        return lastRowGroupEnd + columns.bufferedSize();
     }
 
     /** As parquet-java: flush when within about two rows of the size, else look again halfway. */
     private void checkRowGroupSize() throws IOException {
-        long buffered = columns.getBufferedSize();
+        long buffered = columns.bufferedSize();
         long rowSize = buffered / rowCount;
         int min = properties.getMinRowCountForPageSizeCheck();
         int max = properties.getMaxRowCountForPageSizeCheck();

@@ -4,20 +4,15 @@ import io.weir.data.BinaryRow;
 import io.weir.types.DataType;
 import io.weir.types.RowType;
 
-import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.ColumnWriteStore;
-import org.apache.parquet.column.ColumnWriter;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 
-import java.util.List;
 import java.util.stream.IntStream;
 
 /**
- * Shreds {@link BinaryRow}s into Parquet's column writers, field by field straight from the row
- * bytes: no record assembly (a flat row is one value or null per column), no value objects except
- * the {@link Binary} views the {@link ColumnWriter} API requires. Strings and binaries are passed
- * as views of the row's bytes marked "reused", so parquet-java copies them only where it keeps them
+ * Shreds {@link BinaryRow}s into a row group's {@link FlatColumnWriter}s, field by field straight
+ * from the row bytes: no record assembly (a flat row is one value or null per column). Strings and
+ * binaries are passed as the row's bytes, which the writers copy only where they keep them
  * (dictionary entries and min/max statistics); plain-encoded values are copied into the page once.
  */
 final class RowShredder {
@@ -45,10 +40,7 @@ final class RowShredder {
     private final int[] countPositions; // timestamps stored as micros or nanos: may overflow
     private final byte[][] decimalScratch;
 
-    /** The definition level of a value in each column: 1 if it is optional, 0 if required. */
-    private final int[] valueLevels;
-
-    private final ColumnWriter[] columns;
+    private final FlatColumnWriter[] columns;
 
     RowShredder(RowType rowType) {
         this.schema = ParquetTypes.messageType(rowType);
@@ -56,13 +48,11 @@ final class RowShredder {
         this.names = new String[n];
         this.kinds = new byte[n];
         this.decimalScratch = new byte[n][];
-        this.valueLevels = new int[n];
-        this.columns = new ColumnWriter[n];
+        this.columns = new FlatColumnWriter[n];
         for (int i = 0; i < n; i++) {
             DataType type = rowType.type(i);
             names[i] = rowType.field(i).name();
             kinds[i] = kind(type);
-            valueLevels[i] = type.nullable() ? 1 : 0;
             if (kinds[i] == BIG_DECIMAL) {
                 decimalScratch[i] = new byte[ParquetTypes.decimalByteWidth(type.precision())];
             }
@@ -137,10 +127,9 @@ final class RowShredder {
     }
 
     /** Writes the next rows to the column writers of {@code store} (one per row group). */
-    void writeTo(ColumnWriteStore store) {
-        List<ColumnDescriptor> descriptors = schema.getColumns();
+    void writeTo(FlatColumnStore store) {
         for (int i = 0; i < columns.length; i++) {
-            columns[i] = store.getColumnWriter(descriptors.get(i));
+            columns[i] = store.column(i);
         }
     }
 
@@ -148,32 +137,27 @@ final class RowShredder {
     void write(BinaryRow row) {
         for (int i = 0; i < kinds.length; i++) {
             if (row.isNullAt(i)) {
-                columns[i].writeNull(0, 0);
+                columns[i].writeNull();
             } else {
-                writeField(row, i, columns[i], valueLevels[i]);
+                writeField(row, i, columns[i]);
             }
         }
     }
 
-    private void writeField(BinaryRow row, int i, ColumnWriter column, int level) {
+    private void writeField(BinaryRow row, int i, FlatColumnWriter column) {
         switch (kinds[i]) {
-            case BOOLEAN -> column.write(row.getBoolean(i), 0, level);
-            case BYTE -> column.write((int) row.getByte(i), 0, level);
-            case SHORT -> column.write((int) row.getShort(i), 0, level);
-            case INT -> column.write(row.getInt(i), 0, level);
-            case LONG -> column.write(row.getLong(i), 0, level);
-            case FLOAT -> column.write(row.getFloat(i), 0, level);
-            case DOUBLE -> column.write(row.getDouble(i), 0, level);
-            case LONG_AS_INT -> column.write((int) row.getLong(i), 0, level);
-            case BIG_DECIMAL -> column.write(bigDecimal(row, i), 0, level);
-            case BYTES ->
-                    column.write(
-                            Binary.fromReusedByteArray(
-                                    row.bytes(), row.varDataOffset(i), row.varDataLength(i)),
-                            0,
-                            level);
-            case TIMESTAMP_MICROS -> column.write(timestamp(row, i, MICROS_PER_MILLI), 0, level);
-            case TIMESTAMP_NANOS -> column.write(timestamp(row, i, NANOS_PER_MILLI), 0, level);
+            case BOOLEAN -> column.write(row.getBoolean(i));
+            case BYTE -> column.write((int) row.getByte(i));
+            case SHORT -> column.write((int) row.getShort(i));
+            case INT -> column.write(row.getInt(i));
+            case LONG -> column.write(row.getLong(i));
+            case FLOAT -> column.write(row.getFloat(i));
+            case DOUBLE -> column.write(row.getDouble(i));
+            case LONG_AS_INT -> column.write((int) row.getLong(i));
+            case BIG_DECIMAL -> column.write(bigDecimal(row, i));
+            case BYTES -> column.write(row.bytes(), row.varDataOffset(i), row.varDataLength(i));
+            case TIMESTAMP_MICROS -> column.write(timestamp(row, i, MICROS_PER_MILLI));
+            case TIMESTAMP_NANOS -> column.write(timestamp(row, i, NANOS_PER_MILLI));
             default -> throw new IllegalStateException("Unknown column kind " + kinds[i]);
         }
     }

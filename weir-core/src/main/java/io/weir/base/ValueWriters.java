@@ -159,6 +159,14 @@ final class ValueWriters implements ValuesWriterFactory {
             }
         }
 
+        /** A byte array value: {@code length} bytes of {@code bytes}, as {@link #writeBytes}. */
+        void writeBytes(byte[] bytes, int offset, int length) {
+            ensure(Integer.BYTES + length);
+            LittleEndian.putInt(buffer, size, length);
+            System.arraycopy(bytes, offset, buffer, size + Integer.BYTES, length);
+            size += Integer.BYTES + length;
+        }
+
         @Override
         public long getBufferedSize() {
             return size;

@@ -64,7 +64,8 @@ class ParquetRowWriterTest {
                     "u", DataTypes.STRING(),
                     "bin", DataTypes.BINARY(4),
                     "req", DataTypes.INT().notNull(),
-                    "plain", DataTypes.STRING());
+                    "plain", DataTypes.STRING(),
+                    "l", DataTypes.BIGINT());
 
     private static final int ROWS = 40_000;
     private static final int PAGE_SIZE = 4 << 10;
@@ -285,13 +286,19 @@ class ParquetRowWriterTest {
     }
 
     /**
-     * Values with nulls in every nullable column, a dictionary-sized string column, one whose
-     * dictionary outgrows its page, NaN and -0.0, and an empty string.
+     * Values with nulls in every nullable column (in stretches of rows, so that some pages have
+     * none and some have their first null after their first values), a dictionary-sized string
+     * column, one whose dictionary outgrows its page, NaN and -0.0, an empty string, strings of
+     * bytes above 0x7F (statistics compare them unsigned), and the extreme longs.
      */
     private static List<Object[]> rows(Random random) {
         List<Object[]> rows = new ArrayList<>();
         for (int r = 0; r < ROWS; r++) {
-            boolean nulls = random.nextInt(10) == 0;
+            boolean nulls = r % 9_000 >= 4_000 && random.nextInt(10) == 0;
+            long l =
+                    r % 1_000 == 7
+                            ? Long.MIN_VALUE
+                            : r % 1_000 == 8 ? Long.MAX_VALUE : random.nextLong();
             float f = r % 97 == 0 ? Float.NaN : r % 89 == 0 ? -0.0f : random.nextFloat();
             byte[] bin = new byte[4];
             random.nextBytes(bin);
@@ -307,7 +314,12 @@ class ParquetRowWriterTest {
                         nulls ? null : r % 10_000 < 6_000 ? "v" + r % 200 : "distinct-" + r,
                         nulls ? null : bin,
                         random.nextInt(1000),
-                        nulls ? null : (r % 50 == 0 ? "" : "p" + random.nextInt(5000))
+                        nulls
+                                ? null
+                                : (r % 50 == 0
+                                        ? ""
+                                        : (r % 7 == 0 ? "\u00fc" : "p") + random.nextInt(5000)),
+                        nulls ? null : l
                     });
         }
         return rows;
