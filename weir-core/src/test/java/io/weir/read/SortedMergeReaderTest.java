@@ -30,6 +30,18 @@ class SortedMergeReaderTest {
     private static final KeyFields KEY = KeyFields.of(TYPE, new int[] {0});
     private static final KeyFields SEQ = KeyFields.of(TYPE, new int[] {2});
 
+    /**
+     * A key whose prefix decides it, with negative values: the merge then orders and groups the
+     * records by their prefixes alone, never comparing rows.
+     */
+    private static final RowType LONG_KEYED =
+            RowType.of(
+                    "k", DataTypes.BIGINT().notNull(),
+                    "v", DataTypes.BIGINT(),
+                    "seq", DataTypes.INT());
+
+    private static final KeyFields LONG_KEY = KeyFields.of(LONG_KEYED, new int[] {0});
+
     /** One record as the model sees it: which source, where in it, and its content. */
     private record Rec(
             int source, int position, String key, long value, Integer seq, RowKind kind) {}
@@ -37,22 +49,31 @@ class SortedMergeReaderTest {
     @Test
     void latestRecordWinsAndDeletesRemoveKeys() {
         for (int seed = 0; seed < 200; seed++) {
-            check(seed, false, false);
+            checkEveryWay(seed, false, false);
         }
     }
 
     @Test
     void greatestSequenceFieldWinsTiesGoToTheLatest() {
         for (int seed = 0; seed < 200; seed++) {
-            check(seed, true, false);
+            checkEveryWay(seed, true, false);
         }
     }
 
     @Test
     void winningDeletesAreReturnedWhenKept() {
         for (int seed = 0; seed < 100; seed++) {
-            check(seed, true, true);
-            check(seed, false, true);
+            checkEveryWay(seed, true, true);
+            checkEveryWay(seed, false, true);
+        }
+    }
+
+    /** String and integral keys, from sources whose rows stay valid and from ones that reuse. */
+    private static void checkEveryWay(int seed, boolean useSequence, boolean keepDeletes) {
+        for (boolean longKey : new boolean[] {false, true}) {
+            for (boolean reusing : new boolean[] {false, true}) {
+                check(seed, useSequence, keepDeletes, longKey, reusing);
+            }
         }
     }
 
@@ -71,7 +92,8 @@ class SortedMergeReaderTest {
         assertThat(sources).allMatch(ListRowReader::isClosed);
     }
 
-    private static void check(int seed, boolean useSequence, boolean keepDeletes) {
+    private static void check(
+            int seed, boolean useSequence, boolean keepDeletes, boolean longKey, boolean reusing) {
         Random random = new Random(seed);
         int sourceCount = 1 + random.nextInt(5);
         List<RowReader> sources = new ArrayList<>();
@@ -83,24 +105,38 @@ class SortedMergeReaderTest {
                 // Keys beyond 8 bytes that share their first 8 bytes: the merge's key prefixes are
                 // equal and only the full comparison orders them.
                 String key =
-                        (random.nextBoolean() ? "key-" : "a-shared-prefix-") + random.nextInt(20);
+                        longKey
+                                ? String.format("%03d", random.nextInt(20) - 5)
+                                : (random.nextBoolean() ? "key-" : "a-shared-prefix-")
+                                        + random.nextInt(20);
                 RowKind kind = RowKind.values()[random.nextInt(4)];
                 Integer seq = random.nextInt(8) == 0 ? null : random.nextInt(5);
                 recs.add(new Rec(s, 0, key, random.nextLong(), seq, kind));
             }
             // Sources are sorted by key; equal keys keep their order (a stable sort).
-            recs.sort(Comparator.comparing(Rec::key));
+            recs.sort(
+                    longKey
+                            ? Comparator.comparingLong(r -> Long.parseLong(r.key))
+                            : Comparator.comparing(Rec::key));
             List<BinaryRow> rows = new ArrayList<>();
             for (int i = 0; i < recs.size(); i++) {
                 Rec r = recs.get(i);
                 Rec placed = new Rec(s, i, r.key, r.value, r.seq, r.kind);
                 all.add(placed);
-                rows.add(BinaryRowWriter.toRow(TYPE, r.kind, r.key, r.value, r.seq));
+                rows.add(
+                        longKey
+                                ? BinaryRowWriter.toRow(
+                                        LONG_KEYED, r.kind, Long.parseLong(r.key), r.value, r.seq)
+                                : BinaryRowWriter.toRow(TYPE, r.kind, r.key, r.value, r.seq));
             }
-            sources.add(new ListRowReader(rows));
+            sources.add(reusing ? ListRowReader.reusing(rows) : new ListRowReader(rows));
         }
 
-        Map<String, Rec> winners = new TreeMap<>();
+        Map<String, Rec> winners =
+                new TreeMap<>(
+                        longKey
+                                ? Comparator.comparingLong(Long::parseLong)
+                                : Comparator.naturalOrder());
         for (Rec r : all) {
             Rec current = winners.get(r.key);
             if (current == null || wins(r, current, useSequence)) {
@@ -119,21 +155,25 @@ class SortedMergeReaderTest {
         try (SortedMergeReader reader =
                 new SortedMergeReader(
                         sources,
-                        KEY,
+                        longKey ? LONG_KEY : KEY,
                         MergeFunctions.deduplicate(useSequence ? SEQ : null, 3, false),
                         keepDeletes)) {
             while (reader.next()) {
                 BinaryRow row = reader.row();
                 actual.add(
                         row.rowKind().shortString()
-                                + row.getString(0)
+                                + (longKey
+                                        ? String.format("%03d", row.getLong(0))
+                                        : row.getString(0))
                                 + "="
                                 + row.getLong(1)
                                 + "@"
                                 + (row.isNullAt(2) ? null : row.getInt(2)));
             }
         }
-        assertThat(actual).as("seed %d", seed).isEqualTo(expected);
+        assertThat(actual)
+                .as("seed %d, long key %s, reusing %s", seed, longKey, reusing)
+                .isEqualTo(expected);
     }
 
     /**
