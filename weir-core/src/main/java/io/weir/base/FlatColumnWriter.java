@@ -156,36 +156,29 @@ final class FlatColumnWriter {
         valueCount++;
     }
 
-    /** A value of a FIXED_LEN_BYTE_ARRAY column (or any binary the caller holds as one). */
-    void write(Binary value) {
-        valueWritten();
-        values.writeBytes(value);
-        if (statistics == UNSIGNED_BYTES) {
-            byte[] bytes = value.getBytesUnsafe();
-            minMax(bytes, 0, bytes.length);
-        } else {
-            generic.updateStats(value);
-        }
-        if (binary) {
-            unencodedBytes += value.length();
-        }
-        valueCount++;
-    }
-
-    /** A BINARY value: {@code length} bytes of {@code bytes}, which the caller may reuse. */
+    /**
+     * A BINARY or FIXED_LEN_BYTE_ARRAY value: {@code length} bytes of {@code bytes}, which the
+     * caller may reuse. Plain values and unsigned statistics take the bytes; only a dictionary or
+     * parquet-java's statistics get a {@link Binary} view of them.
+     */
     void write(byte[] bytes, int offset, int length) {
         valueWritten();
+        Binary view = null;
         if (plain != null) {
             plain.writeBytes(bytes, offset, length);
         } else {
-            values.writeBytes(Binary.fromReusedByteArray(bytes, offset, length));
+            view = Binary.fromReusedByteArray(bytes, offset, length);
+            values.writeBytes(view);
         }
         if (statistics == UNSIGNED_BYTES) {
             minMax(bytes, offset, length);
         } else {
-            generic.updateStats(Binary.fromReusedByteArray(bytes, offset, length));
+            generic.updateStats(
+                    view != null ? view : Binary.fromReusedByteArray(bytes, offset, length));
         }
-        unencodedBytes += length;
+        if (binary) {
+            unencodedBytes += length;
+        }
         valueCount++;
     }
 

@@ -4,7 +4,6 @@ import io.weir.data.BinaryRow;
 import io.weir.types.DataType;
 import io.weir.types.RowType;
 
-import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 
 import java.util.stream.IntStream;
@@ -154,7 +153,10 @@ final class RowShredder {
             case FLOAT -> column.write(row.getFloat(i));
             case DOUBLE -> column.write(row.getDouble(i));
             case LONG_AS_INT -> column.write((int) row.getLong(i));
-            case BIG_DECIMAL -> column.write(bigDecimal(row, i));
+            case BIG_DECIMAL -> {
+                byte[] unscaled = bigDecimal(row, i);
+                column.write(unscaled, 0, unscaled.length);
+            }
             case BYTES -> column.write(row.bytes(), row.varDataOffset(i), row.varDataLength(i));
             case TIMESTAMP_MICROS -> column.write(timestamp(row, i, MICROS_PER_MILLI));
             case TIMESTAMP_NANOS -> column.write(timestamp(row, i, NANOS_PER_MILLI));
@@ -166,7 +168,7 @@ final class RowShredder {
      * The row holds the minimal big-endian two's complement of the unscaled value; Parquet's
      * FIXED_LEN_BYTE_ARRAY needs it sign-extended to the column's width.
      */
-    private Binary bigDecimal(BinaryRow row, int i) {
+    private byte[] bigDecimal(BinaryRow row, int i) {
         long slot = row.getLong(i);
         int start = row.offset() + (int) (slot >>> 32);
         int length = (int) slot;
@@ -177,7 +179,7 @@ final class RowShredder {
             out[k] = sign;
         }
         System.arraycopy(row.bytes(), start, out, pad, length);
-        return Binary.fromReusedByteArray(out, 0, out.length);
+        return out;
     }
 
     private static long timestamp(BinaryRow row, int i, long unitsPerMilli) {
