@@ -2,13 +2,13 @@ package io.weir;
 
 import io.weir.data.BinaryRowWriter;
 import io.weir.data.RowKind;
+import io.weir.testing.ModelSeeds;
 import io.weir.testing.Rows;
 import io.weir.types.DataTypes;
 import io.weir.types.RowType;
 
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -56,13 +56,13 @@ class BulkWriteModelTest {
     private final Map<List<Object>, Long> tombstones = new HashMap<>();
 
     @ParameterizedTest(name = "seed {0}")
-    @ValueSource(ints = {1, 2, 3})
+    @ModelSeeds({1, 2, 3})
     void latestWins(int seed) throws IOException {
         run(seed, false);
     }
 
     @ParameterizedTest(name = "seed {0}")
-    @ValueSource(ints = {4, 5})
+    @ModelSeeds({4, 5})
     void greatestSequenceFieldWins(int seed) throws IOException {
         run(seed, true);
     }

@@ -2,6 +2,7 @@ package io.weir;
 
 import io.weir.data.BinaryRowWriter;
 import io.weir.data.RowKind;
+import io.weir.testing.ModelSeeds;
 import io.weir.testing.Rows;
 import io.weir.testing.TestStorage;
 import io.weir.types.DataTypes;
@@ -10,7 +11,6 @@ import io.weir.types.RowType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -43,7 +43,7 @@ class MergeEngineModelTest {
     }
 
     @ParameterizedTest(name = "seed {0}")
-    @ValueSource(ints = {1, 2})
+    @ModelSeeds({1, 2})
     void firstRow(int seed) {
         firstRow(seed, false);
     }
@@ -70,7 +70,7 @@ class MergeEngineModelTest {
     }
 
     @ParameterizedTest(name = "seed {0}")
-    @ValueSource(ints = {3, 4})
+    @ModelSeeds({3, 4})
     void partialUpdateWithSequenceGroups(int seed) {
         partialUpdate(seed, false);
     }
@@ -131,7 +131,7 @@ class MergeEngineModelTest {
     }
 
     @ParameterizedTest(name = "seed {0}")
-    @ValueSource(ints = {5, 6})
+    @ModelSeeds({5, 6})
     void aggregation(int seed) {
         runAggregation(seed, false, false);
     }
@@ -142,14 +142,14 @@ class MergeEngineModelTest {
     }
 
     @ParameterizedTest(name = "seed {0}")
-    @ValueSource(ints = {7, 8})
+    @ModelSeeds({7, 8})
     void aggregationWithRetractions(int seed) {
         runAggregation(seed, true, false);
     }
 
     /** The default engine with retractions: a merged newest run must keep its deletes. */
     @ParameterizedTest(name = "seed {0}")
-    @ValueSource(ints = {14, 15})
+    @ModelSeeds({14, 15})
     void deduplicateIncremental(int seed) {
         RowType type =
                 RowType.of("k", DataTypes.BIGINT(), "v", DataTypes.INT(), "s", DataTypes.STRING());

@@ -7,6 +7,7 @@ import io.weir.data.RowKind;
 import io.weir.data.RowReader;
 import io.weir.expressions.Expression;
 import io.weir.expressions.Expressions;
+import io.weir.testing.ModelSeeds;
 import io.weir.testing.Rows;
 import io.weir.testing.TestStorage;
 import io.weir.types.DataTypes;
@@ -14,7 +15,6 @@ import io.weir.types.RowType;
 
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -58,13 +58,13 @@ class TableModelTest {
     private final Map<List<Object>, Long> tombstones = new HashMap<>();
 
     @ParameterizedTest(name = "seed {0}")
-    @ValueSource(ints = {1, 2, 3})
+    @ModelSeeds({1, 2, 3})
     void latestWins(int seed) {
         run(seed, false);
     }
 
     @ParameterizedTest(name = "seed {0}")
-    @ValueSource(ints = {4, 5})
+    @ModelSeeds({4, 5})
     void greatestSequenceFieldWins(int seed) {
         run(seed, true);
     }

@@ -9,6 +9,7 @@ import io.weir.UpdateSchema.Position;
 import io.weir.data.BinaryRowWriter;
 import io.weir.data.DoubleTexts;
 import io.weir.data.RowKind;
+import io.weir.testing.ModelSeeds;
 import io.weir.testing.Rows;
 import io.weir.testing.TestStorage;
 import io.weir.types.DataType;
@@ -19,7 +20,6 @@ import io.weir.types.TypeRoot;
 
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -51,7 +51,7 @@ class SchemaEvolutionModelTest {
             long snapshotId, TableMetadata version, Map<Long, Map<Integer, Written>> rows) {}
 
     @ParameterizedTest(name = "seed {0}")
-    @ValueSource(ints = {1, 2, 3, 4})
+    @ModelSeeds({1, 2, 3, 4})
     void everySnapshotReadsAsTheModelSays(int seed) {
         Random random = new Random(seed);
         TestStorage storage = TestStorage.current();

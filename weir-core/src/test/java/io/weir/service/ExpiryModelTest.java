@@ -5,12 +5,12 @@ import io.weir.Snapshot;
 import io.weir.Table;
 import io.weir.exceptions.SnapshotExpiredException;
 import io.weir.testing.ManualClock;
+import io.weir.testing.ModelSeeds;
 import io.weir.testing.Rows;
 import io.weir.testing.ShmTempDirFactory;
 
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,7 +50,7 @@ class ExpiryModelTest {
     Path dir;
 
     @ParameterizedTest(name = "seed {0}")
-    @ValueSource(ints = {11, 12})
+    @ModelSeeds({11, 12})
     void longRunningTableStaysSmallAndEveryRetainedSnapshotReads(int seed) throws Exception {
         Random random = new Random(seed);
         ManualClock clock = new ManualClock(1_714_550_400_000L);
