@@ -3,6 +3,7 @@ package io.weir;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 
 /**
@@ -97,6 +98,23 @@ public interface Compaction {
      * lease ({@link #lease()}) first; end it with {@link #commit} or {@link #abort}.
      */
     List<DataFile> rewrite(ScanTask task);
+
+    /**
+     * Rewrites planned file groups ({@link #plan()}) as {@link #rewrite} does, on up to {@code
+     * threads} threads, and returns their outputs in the order of {@code tasks}, not yet committed:
+     * {@link #commit} them. {@code onRewritten} hears of each group once its outputs are written,
+     * on the thread that wrote them (progress, or a check that throws to stop).
+     *
+     * <p>If a rewrite or {@code onRewritten} throws, no further group starts, the running ones
+     * finish, every output of the call is deleted, this compaction's lease ends (as {@link #abort}
+     * ends it) and the first failure is thrown: a rewrite's as a {@link
+     * io.weir.exceptions.FileGroupCompactionException} naming the group, {@code onRewritten}'s as
+     * it is. An interrupt of the calling thread stops the call the same way, interrupting the
+     * running rewrites, and throws {@link InterruptedException}.
+     */
+    List<DataFile> rewriteAll(
+            List<ScanTask> tasks, int threads, BiConsumer<ScanTask, List<DataFile>> onRewritten)
+            throws InterruptedException;
 
     /**
      * Commits rewritten groups as one COMPACT commit: removes every file of {@code tasks}, adds

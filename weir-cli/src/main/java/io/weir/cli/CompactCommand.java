@@ -5,6 +5,7 @@ import io.weir.CompactionResult;
 import io.weir.DataFile;
 import io.weir.ScanTask;
 import io.weir.Table;
+import io.weir.exceptions.WeirException;
 import io.weir.flink.FileIOLoader;
 import io.weir.flink.compaction.CompactionJob;
 
@@ -16,14 +17,15 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * {@code weir compact}: compacts a table in this process (no Flink), one file group after the
- * other, printing progress, and commits all groups as one compaction commit. Ingestion may go on
- * meanwhile. For large tables, run the Flink {@code CompactionJob} on a cluster instead.
+ * {@code weir compact}: compacts a table in this process (no Flink), {@code --threads} file groups
+ * at a time, printing progress, and commits all groups as one compaction commit. Ingestion may go
+ * on meanwhile. For large tables, run the Flink {@code CompactionJob} on a cluster instead.
  */
 @Command(
         name = "compact",
@@ -64,6 +66,14 @@ public final class CompactCommand implements Callable<Integer> {
                             + " compaction.max-log-files or compaction.max-log-bytes.")
     boolean due;
 
+    @Option(
+            names = "--threads",
+            paramLabel = "N",
+            description =
+                    "File groups rewritten at once, 1 to 64 (default: the table's"
+                            + " compaction.threads).")
+    Integer threads;
+
     @Override
     public Integer call() {
         return Errors.exitCode(spec, this::run);
@@ -84,6 +94,14 @@ public final class CompactCommand implements Callable<Integer> {
                             + " for --min-log-files: must be at least 1 (without it every file"
                             + " group with a log file or more than one file is compacted)");
         }
+        if (threads != null && (threads < 1 || threads > 64)) {
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "Invalid value "
+                            + threads
+                            + " for --threads: must be between 1 and 64 (without it the table's"
+                            + " compaction.threads)");
+        }
         boolean everything = minLogFiles == null && !due;
         Table t = table.load();
         CompactionJob.Options options =
@@ -101,42 +119,28 @@ public final class CompactCommand implements Callable<Integer> {
         }
         long files = tasks.stream().mapToLong(task -> task.files().size()).sum();
         long bytes = tasks.stream().mapToLong(CompactCommand::bytes).sum();
+        int workers = threads != null ? threads : t.options().compactionThreads();
         out.printf(
-                "Compacting %d file groups (%d files, %s) of table %s at commit %d (%s)%n",
+                "Compacting %d file groups (%d files, %s) of table %s at commit %d (%s) on %d"
+                        + " thread%s%n",
                 tasks.size(),
                 files,
                 Sizes.format(bytes),
                 table.location(),
                 tasks.get(0).snapshotId(),
-                scope());
-        // rewrite takes the compaction's writer lease, commit and abort end it.
+                scope(),
+                Math.min(workers, tasks.size()),
+                Math.min(workers, tasks.size()) == 1 ? "" : "s");
+        // rewriteAll takes the compaction's writer lease; on a failure it deletes what it wrote
+        // and ends the lease, and commit ends it too.
         Compaction compaction = t.newCompaction();
-        List<DataFile> outputs = new ArrayList<>();
-        long done = 0;
-        for (int i = 0; i < tasks.size(); i++) {
-            ScanTask task = tasks.get(i);
-            long groupStart = System.nanoTime();
-            List<DataFile> written;
-            try {
-                written = compaction.rewrite(task);
-            } catch (RuntimeException e) {
-                compaction.abort(outputs);
-                throw e;
-            }
-            outputs.addAll(written);
-            done += bytes(task);
-            out.printf(
-                    "  [%d/%d] %s: %d files (%s) -> %d file%s, %.1f s (%d%% of bytes)%n",
-                    i + 1,
-                    tasks.size(),
-                    task.fileGroup(),
-                    task.files().size(),
-                    Sizes.format(bytes(task)),
-                    written.size(),
-                    written.size() == 1 ? "" : "s",
-                    seconds(groupStart),
-                    bytes == 0 ? 100 : done * 100 / bytes);
-            out.flush();
+        List<DataFile> outputs;
+        try {
+            outputs = rewriteAll(compaction, tasks, workers, bytes, start, out);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new WeirException(
+                    "Compaction of table " + table.location() + " interrupted; nothing committed");
         }
         CompactionResult result = compaction.commit(tasks, outputs);
         out.printf(
@@ -148,6 +152,39 @@ public final class CompactCommand implements Callable<Integer> {
                 Sizes.format(bytes),
                 seconds(start));
         return 0;
+    }
+
+    /** Rewrites the groups, printing a line as each is done. */
+    private static List<DataFile> rewriteAll(
+            Compaction compaction,
+            List<ScanTask> tasks,
+            int workers,
+            long bytes,
+            long start,
+            PrintWriter out)
+            throws InterruptedException {
+        AtomicInteger finished = new AtomicInteger();
+        AtomicLong done = new AtomicLong();
+        return compaction.rewriteAll(
+                tasks,
+                workers,
+                (task, written) -> {
+                    long doneBytes = done.addAndGet(bytes(task));
+                    synchronized (out) {
+                        out.printf(
+                                "  [%d/%d] %s: %d files (%s) -> %d file%s, at %.1f s (%d%% of bytes)%n",
+                                finished.incrementAndGet(),
+                                tasks.size(),
+                                task.fileGroup(),
+                                task.files().size(),
+                                Sizes.format(bytes(task)),
+                                written.size(),
+                                written.size() == 1 ? "" : "s",
+                                seconds(start),
+                                bytes == 0 ? 100 : doneBytes * 100 / bytes);
+                        out.flush();
+                    }
+                });
     }
 
     private String scope() {

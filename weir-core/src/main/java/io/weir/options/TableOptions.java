@@ -243,8 +243,9 @@ public final class TableOptions {
                     .defaultValue(2)
                     .checking(v -> v >= 1 && v <= 64, "must be between 1 and 64")
                     .withDescription(
-                            "In-job compaction: threads that rewrite the file groups of a round in"
-                                    + " parallel, next to the writers.");
+                            "Threads that rewrite file groups in parallel: those of an in-job"
+                                    + " compaction round (next to the writers), and by default"
+                                    + " those of weir compact.");
 
     public static final ConfigOption<Integer> METADATA_CHECKPOINT_INTERVAL =
             ConfigOption.key("metadata.checkpoint-interval")

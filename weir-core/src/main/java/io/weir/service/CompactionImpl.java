@@ -31,6 +31,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 
 /**
@@ -123,6 +124,13 @@ public final class CompactionImpl implements Compaction {
             throw e;
         }
         return commit(tasks, written);
+    }
+
+    @Override
+    public List<DataFile> rewriteAll(
+            List<ScanTask> tasks, int threads, BiConsumer<ScanTask, List<DataFile>> onRewritten)
+            throws InterruptedException {
+        return GroupRewrites.run(this, table.location(), tasks, threads, onRewritten);
     }
 
     @Override
@@ -296,6 +304,7 @@ public final class CompactionImpl implements Compaction {
         } catch (RuntimeException e) {
             if (writer != null) {
                 writer.abort();
+                deleteQuietly(relative);
             }
             if (runLog != null) {
                 runLog.abort();
@@ -405,11 +414,15 @@ public final class CompactionImpl implements Compaction {
 
     private void deleteQuietly(List<DataFile> files) {
         for (DataFile f : files) {
-            try {
-                table.io().delete(DataFilePaths.resolve(table.location(), f.path()));
-            } catch (IOException e) {
-                // An orphan no commit references; the cleaner removes it.
-            }
+            deleteQuietly(f.path());
+        }
+    }
+
+    private void deleteQuietly(String relative) {
+        try {
+            table.io().delete(DataFilePaths.resolve(table.location(), relative));
+        } catch (IOException | RuntimeException e) {
+            // An orphan no commit references; the cleaner removes it.
         }
     }
 }

@@ -28,6 +28,11 @@ public @interface ModelSeeds {
     final class Provider implements ArgumentsProvider, AnnotationConsumer<ModelSeeds> {
         private int[] seeds;
 
+        /** Whether a seed is one a test names (below 1,000), not one a soak drew. */
+        public static boolean named(int seed) {
+            return seed < 1000;
+        }
+
         @Override
         public void accept(ModelSeeds annotation) {
             seeds = annotation.value();

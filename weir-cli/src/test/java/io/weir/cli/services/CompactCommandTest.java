@@ -78,6 +78,51 @@ class CompactCommandTest {
         assertThat(t.rows()).isEqualTo(before);
     }
 
+    /** Groups rewritten on several threads: one line per group, the same rows, one commit. */
+    @Test
+    void rewritesGroupsOnTheThreadsAsked() {
+        ServiceTable t = new ServiceTable(dir, 5);
+        for (int i = 0; i < 4; i++) {
+            t.commit(60);
+        }
+        List<List<Object>> before = t.rows();
+
+        Cli cli = Cli.run("compact", "--table", t.location, "--threads", "3");
+        assertThat(cli.exit()).as(cli.err()).isZero();
+        assertThat(cli.out())
+                .contains("Compacting 4 file groups")
+                .contains("on 3 threads")
+                .contains("[1/4] ")
+                .contains("[4/4] ")
+                .contains("(100% of bytes)")
+                .contains("Committed commit 5: 4 file groups");
+        assertThat(cli.out().lines().filter(l -> l.startsWith("  [")).count()).isEqualTo(4);
+        assertThat(t.groups().values()).allSatisfy(files -> assertThat(files).hasSize(1));
+        assertThat(t.rows()).isEqualTo(before);
+
+        t.commit(60);
+        Cli defaults = Cli.run("compact", "--table", t.location);
+        assertThat(defaults.out())
+                .as("the table's compaction.threads")
+                .contains("Compacting 4 file groups")
+                .contains("on 2 threads");
+    }
+
+    @Test
+    void refusesZeroThreads() {
+        ServiceTable t = new ServiceTable(dir, 6);
+        t.commit(10);
+        t.commit(10);
+        Map<FileGroupId, List<DataFile>> before = t.groups();
+        Cli zero = Cli.run("compact", "--table", t.location, "--threads", "0");
+        assertThat(zero.exit()).isEqualTo(2);
+        assertThat(zero.err())
+                .contains(
+                        "Invalid value 0 for --threads: must be between 1 and 64 (without it the"
+                                + " table's compaction.threads)");
+        assertThat(t.groups()).as("nothing was compacted").isEqualTo(before);
+    }
+
     @Test
     void refusesZeroLogFilesAndTwoModesAtOnce() {
         ServiceTable t = new ServiceTable(dir, 4);

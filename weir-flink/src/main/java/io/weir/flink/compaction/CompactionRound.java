@@ -3,19 +3,10 @@ package io.weir.flink.compaction;
 import io.weir.Compaction;
 import io.weir.CompactionResult;
 import io.weir.DataFile;
-import io.weir.DataFilePaths;
 import io.weir.ScanTask;
 import io.weir.Table;
-import io.weir.io.FileIO;
 
-import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -87,12 +78,15 @@ final class CompactionRound {
         if (hook != null) {
             hook.beforeRewrite(tasks.stream().map(ScanTask::fileGroup).toList());
         }
-        List<DataFile> outputs = new ArrayList<>();
+        List<DataFile> outputs = List.of();
         try {
-            rewriteAll(compaction, tasks, outputs);
+            checkNotAbandoned();
+            // No further group once the job stops; a failed group's exception names it.
+            outputs = compaction.rewriteAll(tasks, threads, (task, written) -> checkNotAbandoned());
             checkNotAbandoned();
         } catch (InterruptedException | RuntimeException e) {
-            compaction.abort(outputs); // deletes them and ends the round's writer lease
+            // After a failed rewriteAll, none: it deleted its own. Ends the lease either way.
+            compaction.abort(outputs);
             throw e;
         }
         CompactionResult result = compaction.commit(tasks, outputs);
@@ -123,100 +117,9 @@ final class CompactionRound {
         return bytesWritten;
     }
 
-    private void rewriteAll(Compaction compaction, List<ScanTask> tasks, List<DataFile> outputs)
-            throws InterruptedException {
-        if (threads <= 1 || tasks.size() == 1) {
-            for (ScanTask task : tasks) {
-                checkNotAbandoned();
-                outputs.addAll(rewrite(compaction, task));
-            }
-            return;
-        }
-        ExecutorService pool =
-                Executors.newFixedThreadPool(
-                        Math.min(threads, tasks.size()), CompactionThreads.named("weir-rewrite"));
-        try {
-            List<Future<List<DataFile>>> futures = new ArrayList<>();
-            for (ScanTask task : tasks) {
-                futures.add(
-                        pool.submit(
-                                () -> {
-                                    checkNotAbandoned();
-                                    return rewrite(compaction, task);
-                                }));
-            }
-            RuntimeException failure = null;
-            for (Future<List<DataFile>> future : futures) {
-                try {
-                    outputs.addAll(future.get());
-                } catch (ExecutionException e) {
-                    if (failure == null) {
-                        failure = asRuntime(e.getCause());
-                        futures.forEach(f -> f.cancel(false));
-                    }
-                } catch (CancellationException e) {
-                    // cancelled after an earlier failure
-                }
-            }
-            if (failure != null) {
-                throw failure;
-            }
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
-    /** Rewrites one file group; a failure names the group. */
-    private List<DataFile> rewrite(Compaction compaction, ScanTask task) {
-        try {
-            return compaction.rewrite(task);
-        } catch (AbandonedException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw new FileGroupFailedException(table.location(), task, e);
-        }
-    }
-
     private void checkNotAbandoned() {
         if (abandoned.getAsBoolean() || Thread.currentThread().isInterrupted()) {
             throw new AbandonedException();
-        }
-    }
-
-    private static RuntimeException asRuntime(Throwable t) {
-        return t instanceof RuntimeException r ? r : new RuntimeException(t);
-    }
-
-    static void deleteQuietly(FileIO io, String location, List<DataFile> files) {
-        for (DataFile f : files) {
-            try {
-                io.delete(DataFilePaths.resolve(location, f.path()));
-            } catch (IOException | RuntimeException e) {
-                // an orphan that removeOrphanFiles deletes later
-            }
-        }
-    }
-
-    /** The rewrite of one file group failed; {@link #getCause()} says why. */
-    static final class FileGroupFailedException extends RuntimeException {
-        private final String fileGroup;
-
-        FileGroupFailedException(String location, ScanTask task, RuntimeException cause) {
-            super(
-                    "Compaction of file group "
-                            + task.fileGroup()
-                            + " ("
-                            + task.files().size()
-                            + " files) of table "
-                            + location
-                            + " failed: "
-                            + cause.getMessage(),
-                    cause);
-            this.fileGroup = task.fileGroup().toString();
-        }
-
-        String fileGroup() {
-            return fileGroup;
         }
     }
 

@@ -2,6 +2,7 @@ package io.weir.flink.compaction;
 
 import io.weir.CompactionResult;
 import io.weir.Table;
+import io.weir.util.DaemonThreads;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +32,7 @@ final class NewerRunsLane {
     private final FilesInFlight filesInFlight;
     private final BooleanSupplier stopped;
     private final ExecutorService thread =
-            Executors.newSingleThreadExecutor(CompactionThreads.named("weir-compaction-newer"));
+            Executors.newSingleThreadExecutor(DaemonThreads.named("weir-compaction-newer"));
     private final AtomicBoolean committedDuringMerge = new AtomicBoolean();
 
     // Task thread only.

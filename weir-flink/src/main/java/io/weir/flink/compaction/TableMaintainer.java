@@ -4,8 +4,10 @@ import io.weir.CompactionResult;
 import io.weir.ExpirePartitionsResult;
 import io.weir.ExpireSnapshotsResult;
 import io.weir.Table;
+import io.weir.exceptions.FileGroupCompactionException;
 import io.weir.options.PartitionOptions;
 import io.weir.options.TableOptions;
+import io.weir.util.DaemonThreads;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,7 +62,7 @@ public final class TableMaintainer implements AutoCloseable {
     private final CompactionHook hook;
     private final MaintenanceStats stats = new MaintenanceStats();
     private final ExecutorService thread =
-            Executors.newSingleThreadExecutor(CompactionThreads.named("weir-compaction"));
+            Executors.newSingleThreadExecutor(DaemonThreads.named("weir-compaction"));
     private final AtomicInteger commitsSeen = new AtomicInteger();
     private final AtomicBoolean committedDuringRound = new AtomicBoolean();
     private final FilesInFlight filesInFlight = new FilesInFlight();
@@ -236,7 +238,7 @@ public final class TableMaintainer implements AutoCloseable {
                             MAX_BACKOFF_MILLIS, FIRST_BACKOFF_MILLIS << Math.min(failures - 1, 20));
             notBeforeMillis = System.currentTimeMillis() + backoff;
             stats.roundFailed();
-            if (e instanceof CompactionRound.FileGroupFailedException groupFailure) {
+            if (e instanceof FileGroupCompactionException groupFailure) {
                 // A file group that cannot be rewritten fails every round until someone acts:
                 // its logs pile up. An error, naming the group and the cause.
                 LOG.error(

@@ -1,13 +1,14 @@
-package io.weir.flink.compaction;
+package io.weir.util;
 
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Daemon threads with names that say what they do (visible in thread dumps). */
-final class CompactionThreads {
-    private CompactionThreads() {}
+public final class DaemonThreads {
+    private DaemonThreads() {}
 
-    static ThreadFactory named(String prefix) {
+    /** Threads named {@code prefix-1}, {@code prefix-2}, ... */
+    public static ThreadFactory named(String prefix) {
         AtomicInteger count = new AtomicInteger();
         return runnable -> {
             Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
