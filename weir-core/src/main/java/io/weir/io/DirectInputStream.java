@@ -5,7 +5,6 @@ import com.sun.nio.file.ExtendedOpenOption;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,7 +58,7 @@ final class DirectInputStream extends SeekableInputStream {
     static SeekableInputStream openOrNull(Path path, FileChannel plain) {
         int alignment;
         try {
-            alignment = DirectOutputStream.alignment(Files.getFileStore(path));
+            alignment = DirectOutputStream.alignment(path);
         } catch (IOException | UnsupportedOperationException e) {
             return null;
         }

@@ -10,6 +10,7 @@ import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -54,6 +55,9 @@ final class DirectOutputStream extends PositionOutputStream {
                     TimeUnit.SECONDS,
                     new SynchronousQueue<>(),
                     new WriterThreads());
+
+    /** {@link #alignment(Path)} by device number: as many entries as file systems written to. */
+    private static final ConcurrentHashMap<Object, Integer> ALIGNMENTS = new ConcurrentHashMap<>();
 
     private final Path path;
     private final FileChannel plain;
@@ -101,11 +105,32 @@ final class DirectOutputStream extends PositionOutputStream {
     static PositionOutputStream openOrNull(Path path, FileChannel plain) {
         int alignment;
         try {
-            alignment = alignment(Files.getFileStore(path));
+            alignment = alignment(path);
         } catch (IOException | UnsupportedOperationException e) {
             return null;
         }
         return alignment < 0 ? null : openOrNull(path, plain, alignment);
+    }
+
+    /**
+     * The alignment of direct I/O for an existing file: {@link #alignment(FileStore)} of its file
+     * system, found once per file system (device). Finding a file's store reads and parses the
+     * whole mount table, a cost that dominated the creation of small files when a writer creates
+     * one per file group at every checkpoint; a device number is one {@code stat}.
+     */
+    static int alignment(Path path) throws IOException {
+        Object device;
+        try {
+            device = Files.getAttribute(path, "unix:dev");
+        } catch (UnsupportedOperationException | IllegalArgumentException e) {
+            return alignment(Files.getFileStore(path)); // no device numbers here: look every time
+        }
+        Integer known = ALIGNMENTS.get(device);
+        if (known == null) {
+            known = alignment(Files.getFileStore(path));
+            ALIGNMENTS.putIfAbsent(device, known);
+        }
+        return known;
     }
 
     /**

@@ -51,6 +51,33 @@ class LocalFileIOTest {
         }
     }
 
+    /** The alignment found once per device is that of each file's own store, on every device. */
+    @Test
+    void theAlignmentKnownPerDeviceIsThatOfTheFilesStore() throws IOException {
+        List<Path> dirs = new ArrayList<>(List.of(dir, dir.resolve("sub")));
+        Path shm = Path.of("/dev/shm");
+        if (Files.isDirectory(shm) && Files.isWritable(shm)) {
+            dirs.add(Files.createTempDirectory(shm, "weir-alignment-"));
+        }
+        try {
+            for (int round = 0; round < 2; round++) {
+                for (Path d : dirs) {
+                    Files.createDirectories(d);
+                    Path file = Files.createTempFile(d, "f", null);
+                    assertThat(Files.getAttribute(file, "unix:dev")).isNotNull();
+                    assertThat(DirectOutputStream.alignment(file))
+                            .as("%s, round %d", file, round)
+                            .isEqualTo(DirectOutputStream.alignment(Files.getFileStore(file)));
+                    Files.delete(file);
+                }
+            }
+        } finally {
+            if (dirs.size() == 3) {
+                Files.delete(dirs.get(2));
+            }
+        }
+    }
+
     @Test
     void theDirectStreamWritesWhereTheFileSystemTakesIt() throws IOException {
         Path path = dir.resolve("direct");
