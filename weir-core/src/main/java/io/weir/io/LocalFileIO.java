@@ -75,10 +75,7 @@ public final class LocalFileIO implements FileIO {
 
             @Override
             public PositionOutputStream create() throws IOException {
-                Files.createDirectories(p.toAbsolutePath().getParent());
-                FileChannel channel =
-                        FileChannel.open(
-                                p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                FileChannel channel = createNew(p);
                 PositionOutputStream direct =
                         directIo ? DirectOutputStream.openOrNull(p, channel) : null;
                 return direct != null ? direct : new LocalOutputStream(channel);
@@ -251,12 +248,24 @@ public final class LocalFileIO implements FileIO {
         }
     }
 
+    /**
+     * Creates a file, and its directory if that is missing. The directory usually exists, and
+     * {@code Files.createDirectories} first tries to create it anyway, an exception with a stack
+     * trace for every file a writer creates.
+     */
+    private static FileChannel createNew(Path file) throws IOException {
+        try {
+            return FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        } catch (NoSuchFileException e) {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            return FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        }
+    }
+
     private static Path writeTemp(Path target, byte[] content) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
-        Files.createDirectories(dir);
         Path tmp = dir.resolve("." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
-        try (FileChannel ch =
-                FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        try (FileChannel ch = createNew(tmp)) {
             ByteBuffer buf = ByteBuffer.wrap(content);
             while (buf.hasRemaining()) {
                 ch.write(buf);

@@ -51,6 +51,26 @@ class LocalFileIOTest {
         }
     }
 
+    /** A new file's missing directories are created, whichever way the file is written. */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void missingDirectoriesAreCreated(boolean directWrites) throws IOException {
+        LocalFileIO io = new LocalFileIO(directWrites);
+        String streamed = dir.resolve("a/b/streamed").toString();
+        try (PositionOutputStream out = io.newOutputFile(streamed).create()) {
+            out.write(new byte[] {1, 2, 3});
+        }
+        assertThat(Files.readAllBytes(Path.of(streamed))).containsExactly(1, 2, 3);
+        String whole = dir.resolve("c/d/whole").toString();
+        assertThat(io.writeIfAbsent(whole, new byte[] {4})).isTrue();
+        assertThat(io.writeIfAbsent(whole, new byte[] {5})).isFalse();
+        io.overwrite(dir.resolve("e/f/replaced").toString(), new byte[] {6});
+        assertThat(Files.readAllBytes(Path.of(whole))).containsExactly(4);
+        assertThat(Files.readAllBytes(dir.resolve("e/f/replaced"))).containsExactly(6);
+        assertThatThrownBy(() -> io.newOutputFile(streamed).create())
+                .isInstanceOf(FileAlreadyExistsException.class);
+    }
+
     /** The alignment found once per device is that of each file's own store, on every device. */
     @Test
     void theAlignmentKnownPerDeviceIsThatOfTheFilesStore() throws IOException {
