@@ -169,8 +169,9 @@ public final class CompactCommand implements Callable<Integer> {
                 tasks,
                 workers,
                 (task, written) -> {
-                    long doneBytes = done.addAndGet(bytes(task));
+                    // One line at a time, numbered and summed in the order printed.
                     synchronized (out) {
+                        long doneBytes = done.addAndGet(bytes(task));
                         out.printf(
                                 "  [%d/%d] %s: %d files (%s) -> %d file%s, at %.1f s (%d%% of bytes)%n",
                                 finished.incrementAndGet(),
