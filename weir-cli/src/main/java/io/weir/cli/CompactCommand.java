@@ -119,7 +119,8 @@ public final class CompactCommand implements Callable<Integer> {
         }
         long files = tasks.stream().mapToLong(task -> task.files().size()).sum();
         long bytes = tasks.stream().mapToLong(CompactCommand::bytes).sum();
-        int workers = threads != null ? threads : t.options().compactionThreads();
+        int workers =
+                Math.min(threads != null ? threads : t.options().compactionThreads(), tasks.size());
         out.printf(
                 "Compacting %d file groups (%d files, %s) of table %s at commit %d (%s) on %d"
                         + " thread%s%n",
@@ -129,8 +130,8 @@ public final class CompactCommand implements Callable<Integer> {
                 table.location(),
                 tasks.get(0).snapshotId(),
                 scope(),
-                Math.min(workers, tasks.size()),
-                Math.min(workers, tasks.size()) == 1 ? "" : "s");
+                workers,
+                workers == 1 ? "" : "s");
         // rewriteAll takes the compaction's writer lease; on a failure it deletes what it wrote
         // and ends the lease, and commit ends it too.
         Compaction compaction = t.newCompaction();

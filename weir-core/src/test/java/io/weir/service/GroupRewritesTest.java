@@ -27,6 +27,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -69,6 +71,8 @@ class GroupRewritesTest {
         assertThat(tasks).hasSize(6); // 2 partitions x 3 buckets
         List<FileGroupId> heard = Collections.synchronizedList(new ArrayList<>());
         List<String> threads = Collections.synchronizedList(new ArrayList<>());
+        // The first two groups wait for each other: only two threads at once get both through.
+        CountDownLatch together = new CountDownLatch(2);
         List<DataFile> outputs =
                 compaction.rewriteAll(
                         tasks,
@@ -76,6 +80,14 @@ class GroupRewritesTest {
                         (task, written) -> {
                             heard.add(task.fileGroup());
                             threads.add(Thread.currentThread().getName());
+                            together.countDown();
+                            try {
+                                assertThat(together.await(60, TimeUnit.SECONDS))
+                                        .as("a second group rewritten alongside")
+                                        .isTrue();
+                            } catch (InterruptedException e) {
+                                throw new IllegalStateException(e);
+                            }
                             assertThat(written)
                                     .allSatisfy(
                                             f ->
