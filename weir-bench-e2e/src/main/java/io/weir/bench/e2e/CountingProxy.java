@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 
 /**
  * An HTTP/1.1 proxy on 127.0.0.1 between the sinks and the S3 server that counts what passes:
@@ -229,17 +230,20 @@ final class CountingProxy implements AutoCloseable {
                     Thread pump = pump(upstream, client);
                     pump.start();
                 }
+                // Counted before anything goes upstream: its response reaches the client on the
+                // pump thread, and whoever reads the counters then must see this request in them.
+                boolean chunked = "chunked".equalsIgnoreCase(headers.get("transfer-encoding"));
+                long declared =
+                        chunked ? 0 : Long.parseLong(headers.getOrDefault("content-length", "0"));
+                countRequest(requestLine[0], requestLine[1], head.length + declared);
                 OutputStream up = upstream.getOutputStream();
                 up.write(withoutExpect(text));
-                long body;
-                if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
-                    body = copyChunked(in, up);
+                if (chunked) {
+                    copyChunked(in, up, n -> add("bytes_sent", n));
                 } else {
-                    body = Long.parseLong(headers.getOrDefault("content-length", "0"));
-                    copy(in, up, body);
+                    copy(in, up, declared);
                 }
                 up.flush();
-                countRequest(requestLine[0], requestLine[1], head.length + body);
             }
         } catch (IOException e) {
             // the connection ended; the other side sees it closed
@@ -340,14 +344,14 @@ final class CountingProxy implements AutoCloseable {
         }
     }
 
-    /** Copies a chunked body with its framing; returns the bytes copied. */
-    private static long copyChunked(InputStream in, OutputStream out) throws IOException {
-        long total = 0;
+    /** Copies a chunked body with its framing, counting each piece before it is sent on. */
+    private static void copyChunked(InputStream in, OutputStream out, LongConsumer counted)
+            throws IOException {
         while (true) {
             String sizeLine = readLine(in);
             byte[] line = (sizeLine + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+            counted.accept(line.length);
             out.write(line);
-            total += line.length;
             int semi = sizeLine.indexOf(';');
             long size =
                     Long.parseLong((semi < 0 ? sizeLine : sizeLine.substring(0, semi)).trim(), 16);
@@ -356,15 +360,15 @@ final class CountingProxy implements AutoCloseable {
                 while (true) {
                     String trailer = readLine(in);
                     byte[] t = (trailer + "\r\n").getBytes(StandardCharsets.ISO_8859_1);
+                    counted.accept(t.length);
                     out.write(t);
-                    total += t.length;
                     if (trailer.isEmpty()) {
-                        return total;
+                        return;
                     }
                 }
             }
+            counted.accept(size + 2);
             copy(in, out, size + 2); // the data and its CRLF
-            total += size + 2;
         }
     }
 
