@@ -31,6 +31,9 @@ final class GroupRewrites {
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private volatile boolean interrupted;
 
+    /** The thread that called: its interrupt stops the workers too, wherever it waits. */
+    private final Thread caller = Thread.currentThread();
+
     private GroupRewrites(
             Compaction compaction,
             String location,
@@ -61,9 +64,6 @@ final class GroupRewrites {
         int workers = Math.min(threads, tasks.size());
         if (workers <= 1) {
             work();
-            if (Thread.interrupted()) {
-                interrupted = true;
-            }
         } else {
             ExecutorService pool =
                     Executors.newFixedThreadPool(workers, DaemonThreads.named("weir-rewrite"));
@@ -81,10 +81,14 @@ final class GroupRewrites {
                 awaitUninterruptibly(pool);
             }
         }
+        // An interrupt the workers stopped for, or that came after the last group: the call
+        // throws it (clearing the flag, as InterruptedException does), nothing is kept.
+        if (Thread.interrupted()) {
+            interrupted = true;
+        }
         if (interrupted || failure.get() != null) {
             compaction.abort(written());
             if (interrupted) {
-                Thread.interrupted(); // a late interrupt of the same stop: the exception says it
                 throw new InterruptedException(
                         "Compaction of table " + location + " interrupted; nothing was committed");
             }
@@ -98,7 +102,10 @@ final class GroupRewrites {
     }
 
     private void work() {
-        while (failure.get() == null && !interrupted && !Thread.currentThread().isInterrupted()) {
+        while (failure.get() == null
+                && !interrupted
+                && !caller.isInterrupted()
+                && !Thread.currentThread().isInterrupted()) {
             int i = next.getAndIncrement();
             if (i >= tasks.size()) {
                 return;
