@@ -6,6 +6,7 @@ import io.weir.FileGroupId;
 import io.weir.FileKind;
 import io.weir.Partition;
 import io.weir.Snapshot;
+import io.weir.util.SharedHashMap;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -38,7 +39,7 @@ public final class TableState implements Snapshot {
     private final int schemaId;
     private final long lastSequence;
     private final SortedMap<FileGroupId, List<DataFile>> groups;
-    private final Map<String, DataFile> filesByPath;
+    private final SharedHashMap<String, DataFile> filesByPath;
     private final Map<String, WriterCheckpoint> writers;
 
     private TableState(Builder b) {
@@ -46,14 +47,17 @@ public final class TableState implements Snapshot {
         this.timestampMillis = b.timestampMillis;
         this.schemaId = b.schemaId;
         this.lastSequence = b.lastSequence;
-        TreeMap<FileGroupId, List<DataFile>> sorted = new TreeMap<>();
-        for (Map.Entry<FileGroupId, Map<String, DataFile>> e : b.groups.entrySet()) {
-            List<DataFile> files = new ArrayList<>(e.getValue().values());
-            files.sort(FILE_ORDER);
-            sorted.put(e.getKey(), Collections.unmodifiableList(files));
+        for (Map.Entry<FileGroupId, Map<String, DataFile>> e : b.changed.entrySet()) {
+            if (e.getValue().isEmpty()) {
+                b.groups.remove(e.getKey());
+            } else {
+                List<DataFile> files = new ArrayList<>(e.getValue().values());
+                files.sort(FILE_ORDER);
+                b.groups.put(e.getKey(), Collections.unmodifiableList(files));
+            }
         }
-        this.groups = Collections.unmodifiableSortedMap(sorted);
-        this.filesByPath = Collections.unmodifiableMap(b.filesByPath);
+        this.groups = Collections.unmodifiableSortedMap(b.groups);
+        this.filesByPath = b.filesByPath.build();
         this.writers = Collections.unmodifiableMap(b.writers);
     }
 
@@ -157,24 +161,16 @@ public final class TableState implements Snapshot {
         return w == null ? -1 : w.checkpointId();
     }
 
-    /** A builder starting from a copy of this state. */
+    /**
+     * A builder starting from this state. It shares the files of every group it leaves unchanged,
+     * so its cost follows the groups a commit changes, plus a copy of the group map and of the
+     * slots of the files by path.
+     */
     public Builder toBuilder() {
-        Builder b = new Builder(commitId, timestampMillis, schemaId, lastSequence);
-        for (Map.Entry<FileGroupId, List<DataFile>> e : groups.entrySet()) {
-            Map<String, DataFile> files = new HashMap<>();
-            for (DataFile f : e.getValue()) {
-                files.put(f.path(), f);
-            }
-            b.groups.put(e.getKey(), files);
-        }
-        b.filesByPath.putAll(filesByPath);
-        b.writers.putAll(writers);
-        return b;
+        return new Builder(this);
     }
 
-    /**
-     * This state with one more commit applied. Copies the file set; to replay many, use a builder.
-     */
+    /** This state with one more commit applied; to replay many, use a builder. */
     public TableState apply(Commit commit) {
         return toBuilder().apply(commit).build();
     }
@@ -219,10 +215,12 @@ public final class TableState implements Snapshot {
         private long timestampMillis;
         private int schemaId;
         private long lastSequence;
-        // Per group by path, so that removing a file is O(1) even in a group of many files.
-        private final Map<FileGroupId, Map<String, DataFile>> groups = new HashMap<>();
-        private final Map<String, DataFile> filesByPath = new HashMap<>();
-        private final Map<String, WriterCheckpoint> writers = new HashMap<>();
+        private final TreeMap<FileGroupId, List<DataFile>> groups;
+        // The files of each group a commit changed, by path, so that removing a file is O(1) even
+        // in a group of many files; the state sorts them when it is built.
+        private final Map<FileGroupId, Map<String, DataFile>> changed = new HashMap<>();
+        private final SharedHashMap.Builder<String, DataFile> filesByPath;
+        private final Map<String, WriterCheckpoint> writers;
         private boolean built;
 
         Builder(long commitId, long timestampMillis, int schemaId, long lastSequence) {
@@ -230,6 +228,19 @@ public final class TableState implements Snapshot {
             this.timestampMillis = timestampMillis;
             this.schemaId = schemaId;
             this.lastSequence = lastSequence;
+            this.groups = new TreeMap<>();
+            this.filesByPath = SharedHashMap.<String, DataFile>empty().toBuilder();
+            this.writers = new HashMap<>();
+        }
+
+        private Builder(TableState from) {
+            this.commitId = from.commitId;
+            this.timestampMillis = from.timestampMillis;
+            this.schemaId = from.schemaId;
+            this.lastSequence = from.lastSequence;
+            this.groups = new TreeMap<>(from.groups); // linear: built from the sorted map
+            this.filesByPath = from.filesByPath.toBuilder();
+            this.writers = new HashMap<>(from.writers);
         }
 
         public long commitId() {
@@ -296,7 +307,7 @@ public final class TableState implements Snapshot {
             if (filesByPath.putIfAbsent(f.path(), f) != null) {
                 return false;
             }
-            groups.computeIfAbsent(f.fileGroup(), g -> new HashMap<>()).put(f.path(), f);
+            changedFiles(f.fileGroup()).put(f.path(), f);
             lastSequence = Math.max(lastSequence, f.sequence());
             return true;
         }
@@ -306,12 +317,20 @@ public final class TableState implements Snapshot {
             if (f == null) {
                 return false;
             }
-            Map<String, DataFile> files = groups.get(f.fileGroup());
-            files.remove(path);
-            if (files.isEmpty()) {
-                groups.remove(f.fileGroup());
-            }
+            changedFiles(f.fileGroup()).remove(path);
             return true;
+        }
+
+        private Map<String, DataFile> changedFiles(FileGroupId group) {
+            Map<String, DataFile> files = changed.get(group);
+            if (files == null) {
+                files = new HashMap<>();
+                for (DataFile f : groups.getOrDefault(group, List.of())) {
+                    files.put(f.path(), f);
+                }
+                changed.put(group, files);
+            }
+            return files;
         }
 
         void writer(String writerId, WriterCheckpoint checkpoint) {

@@ -9,9 +9,13 @@ import io.weir.testing.TestDataFiles;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -98,5 +102,65 @@ class TableStateTest {
         TableState.Builder b = TableState.empty(0, 0).toBuilder();
         b.build();
         assertThatThrownBy(b::build).isInstanceOf(IllegalStateException.class);
+    }
+
+    /**
+     * States made from one another share the files of the groups a commit left alone: random
+     * commits over many groups, applied as a chain and as branches from earlier states, each state
+     * equal to a model kept as plain collections, and every earlier state unchanged.
+     */
+    @Test
+    void everyStateKeepsItsFilesWhileLaterStatesChange() {
+        Random random = new Random(11);
+        List<TableState> states = new ArrayList<>(List.of(TableState.empty(0, 0)));
+        List<Map<String, DataFile>> models = new ArrayList<>(List.of(Map.of()));
+        for (int c = 1; c <= 120; c++) {
+            int from = c <= 80 ? states.size() - 1 : random.nextInt(states.size());
+            TableState base = states.get(from);
+            Map<String, DataFile> model = new HashMap<>(models.get(from));
+            List<String> removed = new ArrayList<>();
+            for (String path : model.keySet()) {
+                if (random.nextInt(4) == 0) {
+                    removed.add(path);
+                }
+            }
+            removed.forEach(model::remove);
+            List<DataFile> added = new ArrayList<>();
+            for (int i = random.nextInt(60); i > 0; i--) {
+                DataFile f =
+                        TestDataFiles.log("d" + random.nextInt(3), random.nextInt(40))
+                                .withSequence(base.lastSequence() + 1 + i);
+                added.add(f);
+                model.put(f.path(), f);
+            }
+            Commit next =
+                    new Commit(
+                            base.commitId() + 1,
+                            c,
+                            CommitKind.APPEND,
+                            0,
+                            null,
+                            -1,
+                            added,
+                            removed,
+                            Map.of());
+            states.add(base.apply(next));
+            models.add(model);
+            for (int i = 0; i < states.size(); i++) {
+                assertMatches(states.get(i), models.get(i));
+            }
+        }
+    }
+
+    private static void assertMatches(TableState state, Map<String, DataFile> model) {
+        assertThat(state.fileCount()).isEqualTo(model.size());
+        assertThat(state.files()).containsExactlyInAnyOrderElementsOf(model.values());
+        Map<FileGroupId, List<DataFile>> byGroup = new TreeMap<>();
+        for (DataFile f : model.values()) {
+            byGroup.computeIfAbsent(f.fileGroup(), g -> new ArrayList<>()).add(f);
+        }
+        byGroup.values().forEach(files -> files.sort(TableState.FILE_ORDER));
+        assertThat(state.fileGroups()).isEqualTo(byGroup);
+        model.forEach((path, f) -> assertThat(state.file(path)).isEqualTo(f));
     }
 }
