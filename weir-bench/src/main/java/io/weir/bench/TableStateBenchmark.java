@@ -39,7 +39,7 @@ import java.util.concurrent.TimeUnit;
         jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-public class TableStateBenchmark {
+public class TableStateBenchmark implements Verifiable {
     private static final int LOGS_PER_GROUP = 5;
     private static final int ROUND_GROUPS = 64;
 
@@ -77,14 +77,28 @@ public class TableStateBenchmark {
         ingest = commit(2, logs, List.of());
     }
 
+    /** The new state's file count, which {@link #verify} checks. */
     @Benchmark
-    public TableState compactionCommit() {
-        return state.apply(compaction);
+    public long compactionCommit() {
+        return state.apply(compaction).fileCount();
     }
 
     @Benchmark
-    public TableState ingestCommit() {
-        return state.apply(ingest);
+    public long ingestCommit() {
+        return state.apply(ingest).fileCount();
+    }
+
+    @Override
+    public void verify(String method, long result) {
+        long files = (long) groups * (1 + LOGS_PER_GROUP);
+        long expected =
+                switch (method) {
+                    case "compactionCommit" ->
+                            files - (long) Math.min(groups, ROUND_GROUPS) * (LOGS_PER_GROUP - 1);
+                    case "ingestCommit" -> files + groups;
+                    default -> throw new IllegalArgumentException(method);
+                };
+        Verifiable.check(result == expected, "%s: %s files, expected %s", method, result, expected);
     }
 
     private static Commit commit(long id, List<DataFile> added, List<String> removed) {

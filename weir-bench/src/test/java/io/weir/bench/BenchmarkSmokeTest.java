@@ -40,7 +40,8 @@ class BenchmarkSmokeTest {
                     MergeBenchmark.class,
                     BaseFileBenchmark.class,
                     BulkWriteBenchmark.class,
-                    RowBuildBenchmark.class);
+                    RowBuildBenchmark.class,
+                    TableStateBenchmark.class);
 
     @TestFactory
     Stream<DynamicTest> everyBenchmarkRunsOnceAndChecksOut() {

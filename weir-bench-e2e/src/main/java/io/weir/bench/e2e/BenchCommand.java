@@ -112,6 +112,15 @@ public final class BenchCommand implements Callable<Integer> {
     int buckets;
 
     @Option(
+            names = "--partitions",
+            defaultValue = "1",
+            description =
+                    "partition the table by a column part = key mod N, each partition of --buckets"
+                            + " buckets (file groups = partitions x buckets); one run (--sink)"
+                            + " only; default ${DEFAULT-VALUE}: unpartitioned")
+    int partitions;
+
+    @Option(
             names = "--checkpoint-interval-ms",
             description = "default 10000; 2000 with --compaction on or long")
     Long checkpointIntervalMs;
@@ -289,10 +298,20 @@ public final class BenchCommand implements Callable<Integer> {
                     "--compaction on or long is a streaming ingestion on local disk: no"
                             + " --bulk-insert, --lifecycle or --warehouse");
         }
+        if (partitions < 1) {
+            throw new IllegalArgumentException(
+                    "--partitions must be at least 1; got " + partitions);
+        }
+        if (partitions > 1 && all) {
+            throw new IllegalArgumentException(
+                    "--partitions applies to one run (--sink): --all compares sinks on"
+                            + " BENCHMARK.md's unpartitioned table");
+        }
         RunSetup setup =
                 new RunSetup(
                         parallelism,
                         buckets,
+                        partitions,
                         checkpointIntervalMs != null
                                 ? checkpointIntervalMs
                                 : mode == CompactionMode.OFF ? 10_000 : 2_000,

@@ -127,6 +127,9 @@ record RunResult(
             json.put("compaction", "on");
             json.put("buckets", settings.buckets());
         }
+        if (settings.partitions() > 1) {
+            json.put("partitions", settings.partitions());
+        }
         if (settings.remote() != null) {
             json.put("storage", settings.remote().onS3() ? "s3" : "hdfs");
         }

@@ -6,16 +6,18 @@ import java.util.Map;
 
 /**
  * The settings every run of a session shares (BENCHMARK.md: parallelism 2, 4 buckets, checkpoints
- * every 10 s, {@code -Xmx6g}); with {@code compaction} each sink compacts in the writer
- * (docs/benchmark.md, "Compaction on"); {@code tableOptions} go over each sink's table options
- * ({@code --table-option}); {@code keys}, if positive, is the number of keys of every run ({@code
- * --keys}), else each run's rows / 5; {@code timeLimitSeconds}, if positive, stops an ingestion
- * that has not ended by then (the fan-out runs of {@code --compaction on}: {@code
- * --fan-out-seconds}).
+ * every 10 s, {@code -Xmx6g}); {@code partitions}, above 1, partitions each table into that many
+ * partitions of {@code buckets} buckets ({@code --partitions}); with {@code compaction} each sink
+ * compacts in the writer (docs/benchmark.md, "Compaction on"); {@code tableOptions} go over each
+ * sink's table options ({@code --table-option}); {@code keys}, if positive, is the number of keys
+ * of every run ({@code --keys}), else each run's rows / 5; {@code timeLimitSeconds}, if positive,
+ * stops an ingestion that has not ended by then (the fan-out runs of {@code --compaction on}:
+ * {@code --fan-out-seconds}).
  */
 record RunSetup(
         int parallelism,
         int buckets,
+        int partitions,
         long checkpointIntervalMs,
         String heap,
         boolean bulkInsert,
@@ -25,9 +27,9 @@ record RunSetup(
         long keys,
         long timeLimitSeconds) {
     RunSetup {
-        if (parallelism < 1 || buckets < 1 || checkpointIntervalMs < 1) {
+        if (parallelism < 1 || buckets < 1 || partitions < 1 || checkpointIntervalMs < 1) {
             throw new IllegalArgumentException(
-                    "parallelism, buckets and checkpoint interval must be positive");
+                    "parallelism, buckets, partitions and checkpoint interval must be positive");
         }
         if (timeLimitSeconds < 0) {
             throw new IllegalArgumentException("--time-limit must not be negative");
@@ -39,6 +41,7 @@ record RunSetup(
         this(
                 parallelism,
                 buckets,
+                1,
                 checkpointIntervalMs,
                 heap,
                 false,
@@ -57,6 +60,7 @@ record RunSetup(
         return new RunSetup(
                 parallelism,
                 newBuckets,
+                partitions,
                 checkpointIntervalMs,
                 heap,
                 bulkInsert,

@@ -111,6 +111,7 @@ final class Runs {
                 JobSettings.builder(sink, workload, rows, dir)
                         .parallelism(setup.parallelism())
                         .buckets(setup.buckets())
+                        .partitions(setup.partitions())
                         .checkpointIntervalMs(setup.checkpointIntervalMs())
                         .phases(phases)
                         .bulkInsert(setup.bulkInsert())
@@ -126,7 +127,14 @@ final class Runs {
                 "weir bench: %s%s%s%s, %s, %,d rows%s, phases %s ...%n",
                 sink.id(),
                 remote ? " on " + store.name() : "",
-                setup.compaction() ? " (compaction on, bucket=" + setup.buckets() + ")" : "",
+                setup.compaction()
+                        ? " (compaction on, bucket="
+                                + setup.buckets()
+                                + (setup.partitions() > 1
+                                        ? ", partitions=" + setup.partitions()
+                                        : "")
+                                + ")"
+                        : "",
                 setup.tableOptions().isEmpty() || !sink.writesTable()
                         ? ""
                         : " with " + setup.tableOptions(),

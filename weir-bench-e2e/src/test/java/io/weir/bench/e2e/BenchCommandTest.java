@@ -33,6 +33,7 @@ class BenchCommandTest {
                 "--compaction | sideways | Unknown compaction mode 'sideways': expected off, on or"
                         + " long",
                 "--time-limit | 0 | --time-limit must be at least 1 (seconds); got 0",
+                "--partitions | 0 | --partitions must be at least 1; got 0",
             })
     void badValuesAreUsageErrors(String option, String value, String message) {
         assertUsageError(option, value, "weir", message);
@@ -57,6 +58,23 @@ class BenchCommandTest {
                 .isEqualTo(
                         "./weir bench --all --compaction long --keys 40000000 --table-option"
                                 + " snapshot.expire.in-job=true --work-dir '/tmp/a b'");
+    }
+
+    @Test
+    void partitionsAreForOneRun() {
+        StringWriter err = new StringWriter();
+        CommandLine command = BenchCommand.commandLine();
+        command.setErr(new PrintWriter(err, true));
+
+        int exitCode =
+                command.execute("--all", "--partitions", "10", "--work-dir", work.toString());
+
+        assertThat(exitCode).isEqualTo(2);
+        assertThat(err.toString())
+                .startsWith(
+                        "weir bench: --partitions applies to one run (--sink): --all compares"
+                                + " sinks on BENCHMARK.md's unpartitioned table"
+                                + System.lineSeparator());
     }
 
     @Test

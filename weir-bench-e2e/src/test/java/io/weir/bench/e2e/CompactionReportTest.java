@@ -106,7 +106,7 @@ class CompactionReportTest {
                         "2 / 2 / 2",
                         "./weir bench --all --compaction on",
                         new RunSetup(
-                                2, 4, 2_000, "6g", false, SourceKind.GEN, true, Map.of(), 0, 0),
+                                2, 4, 1, 2_000, "6g", false, SourceKind.GEN, true, Map.of(), 0, 0),
                         1,
                         false,
                         ingestion,

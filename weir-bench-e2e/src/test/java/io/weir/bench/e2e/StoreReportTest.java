@@ -142,7 +142,7 @@ class StoreReportTest {
                 results,
                 all,
                 "./weir bench --all --warehouse " + store.name().toLowerCase(),
-                new RunSetup(2, 4, 10_000, "6g", false, SourceKind.GEN, false, Map.of(), 0, 0),
+                new RunSetup(2, 4, 1, 10_000, "6g", false, SourceKind.GEN, false, Map.of(), 0, 0),
                 "a store",
                 Instant.parse("2026-01-01T10:00:00Z"),
                 Instant.parse("2026-01-01T10:12:00Z"),

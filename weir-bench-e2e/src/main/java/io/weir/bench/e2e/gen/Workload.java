@@ -76,6 +76,12 @@ public enum Workload {
         return columns;
     }
 
+    /** The column names in table order, comma-separated: what a read of every column selects. */
+    public String columnNames() {
+        return String.join(
+                ", ", columns().stream().map(c -> c.substring(0, c.indexOf(' '))).toList());
+    }
+
     /** The column list of a CREATE TABLE, without the primary key clause. */
     public String columnsDdl() {
         return String.join(", ", columns());

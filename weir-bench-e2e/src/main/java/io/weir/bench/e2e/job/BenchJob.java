@@ -73,9 +73,7 @@ public final class BenchJob {
         switch (phase) {
             case COMPACT -> TableCompaction.compact(table, batch);
             case COUNT -> rows = count(batch);
-            case SCAN ->
-                    batch.executeSql("INSERT INTO scan_sink SELECT * FROM " + table.qualifiedName())
-                            .await();
+            case SCAN -> batch.executeSql("INSERT INTO scan_sink " + table.selectColumns()).await();
             default -> throw new IllegalStateException("Unexpected phase " + phase);
         }
         JsonLine figures = meter.stop(phase);
@@ -95,8 +93,8 @@ public final class BenchJob {
                 "INSERT INTO "
                         + table.qualifiedName()
                         + (settings.bulkInsert() ? " " + table.bulkInsertHint() : "")
-                        + " SELECT * FROM "
-                        + SOURCE;
+                        + " "
+                        + table.selectFrom(SOURCE);
         String countsUrl = settings.remote() == null ? null : settings.remote().countsUrl();
         String prefix = settings.remote() == null ? "" : settings.remote().countsPrefix();
         Map<String, Long> before = countsUrl == null ? Map.of() : RequestCounts.fetch(countsUrl);

@@ -17,7 +17,9 @@ import java.util.TreeMap;
  * batch job of unique keys written with each sink's bulk insert (docs/benchmark.md); otherwise the
  * keys are uniform in {@code [0, keys)}; {@code source} says where the rows come from; {@code
  * tableOptions} are put over the benchmark's table options ({@code --table-option}); {@code
- * timeLimitSeconds}, if positive, stops an ingestion that has not ended by then.
+ * timeLimitSeconds}, if positive, stops an ingestion that has not ended by then; {@code
+ * partitions}, above 1, partitions the table by a column {@code part} = key mod {@code partitions},
+ * each partition of {@code buckets} buckets.
  */
 public record JobSettings(
         SinkKind sink,
@@ -26,6 +28,7 @@ public record JobSettings(
         long keys,
         int parallelism,
         int buckets,
+        int partitions,
         long checkpointIntervalMs,
         Path dir,
         List<Phase> phases,
@@ -40,6 +43,13 @@ public record JobSettings(
         if (rows < 1 || keys < 1 || parallelism < 1 || buckets < 1 || checkpointIntervalMs < 1) {
             throw new IllegalArgumentException(
                     "rows, keys, parallelism, buckets and checkpoint interval must be positive");
+        }
+        if (partitions < 1) {
+            throw new IllegalArgumentException("partitions must be positive");
+        }
+        if (partitions > 1 && sink == SinkKind.SHUFFLE) {
+            throw new IllegalArgumentException(
+                    "The shuffle sink shuffles by bucket only: --partitions does not apply to it");
         }
         if (timeLimitSeconds < 0) {
             throw new IllegalArgumentException("A time limit must not be negative");
@@ -76,6 +86,7 @@ public record JobSettings(
         private long keys;
         private int parallelism = 2;
         private int buckets = 4;
+        private int partitions = 1;
         private long checkpointIntervalMs = 10_000;
         private List<Phase> phases = List.of(Phase.INGEST);
         private boolean bulkInsert;
@@ -106,6 +117,12 @@ public record JobSettings(
 
         public Builder buckets(int value) {
             this.buckets = value;
+            return this;
+        }
+
+        /** Partitions of {@code buckets} buckets each; 1: an unpartitioned table. */
+        public Builder partitions(int value) {
+            this.partitions = value;
             return this;
         }
 
@@ -162,6 +179,7 @@ public record JobSettings(
                     keys,
                     parallelism,
                     buckets,
+                    partitions,
                     checkpointIntervalMs,
                     dir,
                     phases,
@@ -183,6 +201,9 @@ public record JobSettings(
         }
         args.addAll(List.of("--parallelism", String.valueOf(parallelism)));
         args.addAll(List.of("--buckets", String.valueOf(buckets)));
+        if (partitions > 1) {
+            args.addAll(List.of("--partitions", String.valueOf(partitions)));
+        }
         args.addAll(List.of("--checkpoint-interval-ms", String.valueOf(checkpointIntervalMs)));
         args.addAll(List.of("--dir", dir.toString()));
         args.addAll(List.of("--phases", String.join(",", phases.stream().map(Phase::id).toList())));
@@ -214,6 +235,7 @@ public record JobSettings(
         Long keys = null;
         int parallelism = 0;
         int buckets = 0;
+        int partitions = 1;
         long interval = 0;
         Path dir = null;
         List<Phase> phases = List.of();
@@ -234,6 +256,7 @@ public record JobSettings(
                 case "--keys" -> keys = Long.parseLong(value);
                 case "--parallelism" -> parallelism = Integer.parseInt(value);
                 case "--buckets" -> buckets = Integer.parseInt(value);
+                case "--partitions" -> partitions = Integer.parseInt(value);
                 case "--checkpoint-interval-ms" -> interval = Long.parseLong(value);
                 case "--dir" -> dir = Path.of(value);
                 case "--phases" ->
@@ -265,6 +288,7 @@ public record JobSettings(
                 .keys(keys != null ? keys : Workload.keys(rows))
                 .parallelism(parallelism)
                 .buckets(buckets)
+                .partitions(partitions)
                 .checkpointIntervalMs(interval)
                 .phases(phases)
                 .bulkInsert(bulkInsert)

@@ -22,6 +22,7 @@ public final class SinkTable {
     private final Path dir;
     private final int parallelism;
     private final int buckets;
+    private final int partitions;
     private final RemoteWarehouse remote;
     private final boolean compaction;
     private final Map<String, String> extraOptions;
@@ -50,6 +51,7 @@ public final class SinkTable {
         this.dir = settings.dir();
         this.parallelism = settings.parallelism();
         this.buckets = settings.buckets();
+        this.partitions = settings.partitions();
         this.compaction = settings.compaction();
         this.extraOptions = settings.tableOptions();
     }
@@ -120,16 +122,54 @@ public final class SinkTable {
         };
     }
 
+    /**
+     * The query that feeds the table from {@code source}: every column, and with partitions the
+     * partition column {@code part}, the key modulo their number.
+     */
+    String selectFrom(String source) {
+        return partitions > 1
+                ? "SELECT *, " + partitionOf(workload.keyColumn()) + " AS part FROM " + source
+                : "SELECT * FROM " + source;
+    }
+
+    /** A read of the workload's columns (without the partition column) in table order. */
+    String selectColumns() {
+        return "SELECT " + workload.columnNames() + " FROM " + qualifiedName();
+    }
+
+    /** The rows whose partition column is not their key's partition; null if unpartitioned. */
+    String countMisplaced() {
+        return partitions > 1
+                ? "SELECT COUNT(*) FROM "
+                        + qualifiedName()
+                        + " WHERE part <> "
+                        + partitionOf(workload.keyColumn())
+                : null;
+    }
+
+    private String partitionOf(String key) {
+        return "CAST(MOD(" + key + ", " + partitions + ") AS INT)";
+    }
+
     /** The statements that make the table usable in a new TableEnvironment (idempotent). */
     List<String> declare() {
+        boolean partitioned = partitions > 1;
         String columns =
-                workload.columnsDdl() + ", PRIMARY KEY (" + workload.keyColumn() + ") NOT ENFORCED";
+                workload.columnsDdl()
+                        + (partitioned ? ", part INT" : "")
+                        + ", PRIMARY KEY ("
+                        + workload.keyColumn()
+                        + (partitioned ? ", part" : "")
+                        + ") NOT ENFORCED";
         String create =
                 "CREATE TABLE IF NOT EXISTS "
                         + qualifiedName()
                         + " ("
                         + columns
-                        + ") WITH "
+                        + ") "
+                        // the blackhole has no partitions: it takes the column and drops it
+                        + (partitioned && kind.writesTable() ? "PARTITIONED BY (part) " : "")
+                        + "WITH "
                         + with();
         return switch (kind) {
             case WEIR, WEIR2 ->

@@ -41,8 +41,7 @@ final class TableCheck {
         long unknown = 0;
         long duplicates = 0;
         long wrong = 0;
-        try (CloseableIterator<Row> rows =
-                batch.executeSql("SELECT * FROM " + table.qualifiedName()).collect()) {
+        try (CloseableIterator<Row> rows = batch.executeSql(table.selectColumns()).collect()) {
             while (rows.hasNext()) {
                 Row row = rows.next();
                 read++;
@@ -59,35 +58,59 @@ final class TableCheck {
                 }
             }
         }
+        long misplaced = misplaced(batch, table);
         boolean verified =
-                read == expected.distinctKeys() && unknown == 0 && duplicates == 0 && wrong == 0;
-        return new JsonLine()
-                .put("phase", Phase.VERIFY.id())
-                .put("verified", verified)
-                .put("rows_read", read)
-                .put("rows_expected", expected.distinctKeys())
-                .put("unknown_keys", unknown)
-                .put("duplicate_keys", duplicates)
-                .put("stale_or_wrong_values", wrong);
+                read == expected.distinctKeys()
+                        && unknown == 0
+                        && duplicates == 0
+                        && wrong == 0
+                        && misplaced <= 0;
+        JsonLine line =
+                new JsonLine()
+                        .put("phase", Phase.VERIFY.id())
+                        .put("verified", verified)
+                        .put("rows_read", read)
+                        .put("rows_expected", expected.distinctKeys())
+                        .put("unknown_keys", unknown)
+                        .put("duplicate_keys", duplicates)
+                        .put("stale_or_wrong_values", wrong);
+        return withMisplaced(line, misplaced);
     }
 
     private static JsonLine verifyDatagen(
             TableEnvironment batch, SinkTable table, JobSettings settings) throws Exception {
         DatagenExpectation expected =
                 new DatagenExpectation(settings.workload(), settings.rows(), settings.keys());
-        try (CloseableIterator<Row> rows =
-                batch.executeSql("SELECT * FROM " + table.qualifiedName()).collect()) {
+        try (CloseableIterator<Row> rows = batch.executeSql(table.selectColumns()).collect()) {
             rows.forEachRemaining(expected::accept);
         }
-        return new JsonLine()
-                .put("phase", Phase.VERIFY.id())
-                .put("verified", expected.verified())
-                .put("rows_read", expected.read())
-                .put("rows_expected", expected.expectedKeys())
-                .put("rows_tolerance", expected.tolerance())
-                .put("unknown_keys", expected.unknownKeys())
-                .put("duplicate_keys", expected.duplicateKeys())
-                .put("malformed_rows", expected.malformedRows());
+        long misplaced = misplaced(batch, table);
+        JsonLine line =
+                new JsonLine()
+                        .put("phase", Phase.VERIFY.id())
+                        .put("verified", expected.verified() && misplaced <= 0)
+                        .put("rows_read", expected.read())
+                        .put("rows_expected", expected.expectedKeys())
+                        .put("rows_tolerance", expected.tolerance())
+                        .put("unknown_keys", expected.unknownKeys())
+                        .put("duplicate_keys", expected.duplicateKeys())
+                        .put("malformed_rows", expected.malformedRows());
+        return withMisplaced(line, misplaced);
+    }
+
+    /** Rows in a partition other than their key's; -1 for an unpartitioned table. */
+    private static long misplaced(TableEnvironment batch, SinkTable table) throws Exception {
+        String query = table.countMisplaced();
+        if (query == null) {
+            return -1;
+        }
+        try (CloseableIterator<Row> it = batch.executeSql(query).collect()) {
+            return ((Number) it.next().getField(0)).longValue();
+        }
+    }
+
+    private static JsonLine withMisplaced(JsonLine line, long misplaced) {
+        return misplaced < 0 ? line : line.put("misplaced_rows", misplaced);
     }
 
     /** Whether a row read back (Flink's external types) holds the generated values. */

@@ -42,10 +42,35 @@ class JobSettingsTest {
                                 .buckets(1_000)
                                 .compaction(true)
                                 .timeLimitSeconds(300)
+                                .build(),
+                        JobSettings.builder(SinkKind.WEIR, Workload.SCHEMA1, 5_000, RUN)
+                                .partitions(100)
+                                .buckets(10)
+                                .compaction(true)
                                 .build())) {
             assertThat(JobSettings.parse(settings.toArgs().toArray(new String[0])))
                     .isEqualTo(settings);
         }
+    }
+
+    @Test
+    void partitionsArePositiveAndNotForTheShuffle() {
+        assertThatThrownBy(
+                        () ->
+                                JobSettings.builder(SinkKind.WEIR, Workload.SCHEMA1, 5_000, RUN)
+                                        .partitions(0)
+                                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("partitions must be positive");
+        assertThatThrownBy(
+                        () ->
+                                JobSettings.builder(SinkKind.SHUFFLE, Workload.SCHEMA1, 5_000, RUN)
+                                        .partitions(2)
+                                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(
+                        "The shuffle sink shuffles by bucket only: --partitions does not apply to"
+                                + " it");
     }
 
     @Test

@@ -87,6 +87,46 @@ class SinkTableTest {
     }
 
     @Test
+    void partitionsAddAColumnOfTheKeyModuloTheirNumber() {
+        for (SinkKind sink : new SinkKind[] {SinkKind.WEIR, SinkKind.PAIMON, SinkKind.HUDI}) {
+            SinkTable table =
+                    new SinkTable(
+                            JobSettings.builder(sink, Workload.SCHEMA2, 1_000, DIR)
+                                    .partitions(100)
+                                    .buckets(10)
+                                    .build());
+            String create = table.declare().get(table.declare().size() - 1);
+            assertThat(create)
+                    .contains(
+                            "s20 STRING, part INT, PRIMARY KEY (id, part) NOT ENFORCED)"
+                                    + " PARTITIONED BY (part) WITH");
+            assertThat(table.selectFrom("src"))
+                    .isEqualTo("SELECT *, CAST(MOD(id, 100) AS INT) AS part FROM src");
+            assertThat(table.selectColumns())
+                    .startsWith("SELECT id, s1, s2, ")
+                    .endsWith(", s20 FROM " + table.qualifiedName());
+            assertThat(table.countMisplaced())
+                    .isEqualTo(
+                            "SELECT COUNT(*) FROM "
+                                    + table.qualifiedName()
+                                    + " WHERE part <> CAST(MOD(id, 100) AS INT)");
+        }
+        SinkTable blackhole =
+                new SinkTable(
+                        JobSettings.builder(SinkKind.BLACKHOLE, Workload.SCHEMA1, 1_000, DIR)
+                                .partitions(100)
+                                .build());
+        assertThat(blackhole.declare().get(0))
+                .contains(
+                        "ts TIMESTAMP(3), part INT, PRIMARY KEY (item_id, part) NOT ENFORCED) WITH")
+                .doesNotContain("PARTITIONED");
+        SinkTable unpartitioned = table(SinkKind.WEIR, Workload.SCHEMA1, 4, false, Map.of());
+        assertThat(unpartitioned.selectFrom("src")).isEqualTo("SELECT * FROM src");
+        assertThat(unpartitioned.declare().get(1)).doesNotContain("part");
+        assertThat(unpartitioned.countMisplaced()).isNull();
+    }
+
+    @Test
     void blackholesHaveNoTable() {
         SinkTable table = table(SinkKind.BLACKHOLE117, Workload.SCHEMA4, 4, false, Map.of());
         assertThat(table.options()).containsExactly(entry("connector", "blackhole"));
