@@ -41,10 +41,6 @@ public final class SharedHashMap<K, V> {
         return size;
     }
 
-    public boolean isEmpty() {
-        return size == 0;
-    }
-
     /** The value of {@code key}, or null if the map has none. */
     public V get(Object key) {
         return find(slots, key);
@@ -67,39 +63,6 @@ public final class SharedHashMap<K, V> {
     /** A builder that starts from this map and leaves it unchanged. */
     public Builder<K, V> toBuilder() {
         return new Builder<>(this);
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        if (!(o instanceof SharedHashMap<?, ?> other) || other.size != size) {
-            return false;
-        }
-        for (Object[] slot : slots) {
-            for (int i = 0; i < slot.length; i += 2) {
-                if (!slot[i + 1].equals(other.get(slot[i]))) {
-                    return false;
-                }
-            }
-        }
-        return true;
-    }
-
-    @Override
-    public int hashCode() {
-        int h = 0;
-        for (Object[] slot : slots) {
-            for (int i = 0; i < slot.length; i += 2) {
-                h += slot[i].hashCode() ^ slot[i + 1].hashCode(); // as java.util.Map does
-            }
-        }
-        return h;
-    }
-
-    @Override
-    public String toString() {
-        StringBuilder s = new StringBuilder("{");
-        forEach((k, v) -> s.append(s.length() > 1 ? ", " : "").append(k).append('=').append(v));
-        return s.append('}').toString();
     }
 
     private static Object[][] emptySlots(int n) {

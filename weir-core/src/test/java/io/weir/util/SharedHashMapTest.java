@@ -72,25 +72,6 @@ class SharedHashMapTest {
     }
 
     @Test
-    void equalityIsByEntries() {
-        SharedHashMap.Builder<String, Integer> a =
-                SharedHashMap.<String, Integer>empty().toBuilder();
-        SharedHashMap.Builder<String, Integer> b =
-                SharedHashMap.<String, Integer>empty().toBuilder();
-        for (int i = 0; i < 100; i++) {
-            a.put("k" + i, i);
-            b.put("k" + (99 - i), 99 - i);
-        }
-        b.put("extra", 1);
-        b.remove("extra");
-        SharedHashMap<String, Integer> built = a.build();
-        assertThat(built).isEqualTo(b.build()).hasSameHashCodeAs(Map.copyOf(asMap(built)));
-        SharedHashMap.Builder<String, Integer> c = built.toBuilder();
-        c.put("k1", 2);
-        assertThat(c.build()).isNotEqualTo(built);
-    }
-
-    @Test
     void refusesNullsAndReuse() {
         SharedHashMap.Builder<String, Integer> b =
                 SharedHashMap.<String, Integer>empty().toBuilder();
