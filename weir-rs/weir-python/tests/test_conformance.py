@@ -13,6 +13,7 @@ TABLES = [
     "keyed_all_types",
     "append_all_types",
     "keyed_sequence_field",
+    "keyed_delta_integers",
     "keyed_time_partitions",
     "keyed_expired",
     "engine_first_row",

@@ -305,6 +305,13 @@ fn keyed_sequence_field() {
     check("keyed_sequence_field");
 }
 
+/// Every type stored as a Parquet integer, DELTA_BINARY_PACKED in the base files where it pays
+/// (docs/format.md §5.2).
+#[test]
+fn keyed_delta_integers() {
+    check("keyed_delta_integers");
+}
+
 /// Incremental compaction (docs/format.md §6.3): merged newest runs as one log, or as base files
 /// and a log of deletes, placed by the greatest sequence they merged.
 #[test]

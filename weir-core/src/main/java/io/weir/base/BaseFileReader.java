@@ -50,9 +50,10 @@ import java.util.stream.IntStream;
  * the column, the expected and the stored type, never a column read as nulls. Reading rows costs
  * nothing more.
  *
- * <p>A row group whose requested columns use only plain and dictionary encodings (every row group
- * Weir writes) is decoded column by column ({@link ColumnDecoder}); any other (other writers' delta
- * encodings, say) through parquet-java's record reader. Both give the same rows.
+ * <p>A row group whose requested columns use only plain, dictionary and, for integers,
+ * DELTA_BINARY_PACKED encodings (every row group Weir writes) is decoded column by column ({@link
+ * ColumnDecoder}); any other (other writers' DELTA_BYTE_ARRAY strings, say) through parquet-java's
+ * record reader. Both give the same rows.
  *
  * <p>Failures name the file: {@link UncheckedIOException} when the file is missing or the file
  * system fails, {@link CorruptFileException} when the bytes are not a readable base file (or not

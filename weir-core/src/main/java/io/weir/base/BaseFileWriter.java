@@ -14,8 +14,10 @@ import org.apache.parquet.column.ParquetProperties;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -100,18 +102,25 @@ public final class BaseFileWriter {
     }
 
     /**
-     * Opens the Parquet writer, with a dictionary for the columns the sample leaves to it, and
-     * writes the sampled rows.
+     * Opens the Parquet writer, with a dictionary for the columns the sample leaves to it and delta
+     * encoding for the integer columns where the sample says it pays, and writes the sampled rows.
      */
     private void openWriter() throws IOException {
+        boolean[] plain = sample.plainColumns();
+        boolean[] delta = sample.deltaColumns(shredder, plain);
+        Set<String> deltaColumns = new HashSet<>();
+        for (int c = 0; c < delta.length; c++) {
+            if (delta[c]) {
+                deltaColumns.add(rowType.field(c).name());
+            }
+        }
         ParquetProperties.Builder properties =
                 ParquetProperties.builder()
                         .withPageSize(options.pageSize())
                         .withDictionaryPageSize(options.pageSize())
                         .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
                         .withPageWriteChecksumEnabled(true)
-                        .withValuesWriterFactory(new ValueWriters());
-        boolean[] plain = sample.plainColumns();
+                        .withValuesWriterFactory(new ValueWriters(deltaColumns));
         for (int c = 0; c < plain.length; c++) {
             if (plain[c]) {
                 properties.withDictionaryEncoding(rowType.field(c).name(), false);

@@ -26,7 +26,8 @@ import java.util.Set;
  * HybridDecoder}); plain values are read straight from the page's bytes as each row is written. So
  * a value costs an array read and a write into the row, with no {@code Binary}, no boxing and no
  * virtual call per level. Handles data pages v1 and v2 with PLAIN or dictionary values (and RLE
- * booleans); {@link #ENCODINGS} is what a column chunk may use to be read this way.
+ * booleans), and DELTA_BINARY_PACKED integers, which are decoded a page at a time ({@link
+ * DeltaDecoder}); {@link #ENCODINGS} is what a column chunk may use to be read this way.
  *
  * <p>Subclasses, one per physical type ({@link ColumnDecoders}), read the dictionary and write one
  * value. Malformed pages fail with a {@link ParquetDecodingException}; never a silent wrong value.
@@ -39,7 +40,8 @@ abstract class ColumnDecoder {
                     Encoding.PLAIN_DICTIONARY,
                     Encoding.RLE_DICTIONARY,
                     Encoding.RLE,
-                    Encoding.BIT_PACKED);
+                    Encoding.BIT_PACKED,
+                    Encoding.DELTA_BINARY_PACKED);
 
     /** Whether a decoder reads the column: a top-level column, neither repeated nor nested. */
     static boolean decodes(ColumnDescriptor column) {
@@ -62,6 +64,10 @@ abstract class ColumnDecoder {
     private boolean dictionaryEncoded;
     private int[] ids = new int[0];
     private int idIndex;
+    private boolean deltaEncoded;
+    private DeltaDecoder deltas;
+    private long[] decoded = new long[0];
+    private int decodedIndex;
 
     /** The current page's bytes; plain values are read from {@link #offset} up to {@link #end}. */
     byte[] data;
@@ -121,6 +127,8 @@ abstract class ColumnDecoder {
             writer.setNullAt(pos);
         } else if (dictionaryEncoded) {
             writeEntry(writer, ids[idIndex++]);
+        } else if (deltaEncoded) {
+            writeDecoded(writer, decoded[decodedIndex++]);
         } else {
             writePlain(writer);
         }
@@ -143,6 +151,7 @@ abstract class ColumnDecoder {
         }
         levelIndex = 0;
         idIndex = 0;
+        decodedIndex = 0;
         Encoding encoding;
         if (page instanceof DataPageV1 v1) {
             ByteBuffer bytes = buffer(v1.getBytes());
@@ -208,7 +217,23 @@ abstract class ColumnDecoder {
         switch (encoding) {
             case PLAIN -> {
                 dictionaryEncoded = false;
+                deltaEncoded = false;
                 startPlain(nonNull);
+            }
+            case DELTA_BINARY_PACKED -> {
+                int width = integerWidth();
+                if (width == 0) {
+                    throw unsupported("value encoding " + encoding);
+                }
+                if (deltas == null) {
+                    deltas = new DeltaDecoder(column.toString(), width);
+                }
+                if (decoded.length < nonNull) {
+                    decoded = new long[Math.max(nonNull, 2 * decoded.length)];
+                }
+                deltas.decode(data, offset, end, decoded, nonNull);
+                dictionaryEncoded = false;
+                deltaEncoded = true;
             }
             case PLAIN_DICTIONARY, RLE_DICTIONARY -> {
                 if (!hasDictionary) {
@@ -256,6 +281,7 @@ abstract class ColumnDecoder {
             HybridDecoder.decode(data, from, to, bitWidth, ids, count);
         }
         dictionaryEncoded = true;
+        deltaEncoded = false;
     }
 
     /** Checks, once per page rather than per value, that every id is an entry of the dictionary. */
@@ -327,6 +353,19 @@ abstract class ColumnDecoder {
 
     /** Writes the dictionary's entry {@code id}. */
     abstract void writeEntry(BinaryRowWriter writer, int id);
+
+    /**
+     * The bits of the integers this column's DELTA_BINARY_PACKED values hold (32 for INT32, 64 for
+     * INT64), or 0 if its values cannot be so encoded.
+     */
+    int integerWidth() {
+        return 0;
+    }
+
+    /** Writes a value decoded a page at a time (DELTA_BINARY_PACKED; see {@link #integerWidth}). */
+    void writeDecoded(BinaryRowWriter writer, long value) {
+        throw new IllegalStateException("No decoded values in " + column);
+    }
 
     /** Whether values may be RLE-encoded (booleans only). */
     boolean acceptsRleValues() {

@@ -122,6 +122,16 @@ final class ColumnDecoders {
             put(writer, dictionary[id]);
         }
 
+        @Override
+        int integerWidth() {
+            return 32;
+        }
+
+        @Override
+        void writeDecoded(BinaryRowWriter writer, long value) {
+            put(writer, (int) value);
+        }
+
         private void put(BinaryRowWriter writer, int value) {
             switch (target) {
                 case BYTE -> writer.writeByte(pos, (byte) value);
@@ -163,6 +173,16 @@ final class ColumnDecoders {
         @Override
         final void writeEntry(BinaryRowWriter writer, int id) {
             put(writer, dictionary[id]);
+        }
+
+        @Override
+        final int integerWidth() {
+            return 64;
+        }
+
+        @Override
+        final void writeDecoded(BinaryRowWriter writer, long value) {
+            put(writer, value);
         }
 
         void put(BinaryRowWriter writer, long value) {

@@ -41,10 +41,10 @@ import java.util.zip.CRC32;
  * headers too, as parquet-java's does, because row groups are cut by that size.
  *
  * <p>Where compression does not pay, a column chunk is stored uncompressed: the chunk's first page
- * decides, if its values are plain, by the rule log blocks follow ({@link Compressibility}), and
- * the chunk's other pages follow it, as a column chunk has one codec. A column of random text or of
- * bytes compressed already then costs the compressor one page per row group, and every reader
- * nothing.
+ * decides, if its values are plain or delta-encoded, by the rule log blocks follow ({@link
+ * Compressibility}), and the chunk's other pages follow it, as a column chunk has one codec. A
+ * column of random text or of bytes compressed already then costs the compressor one page per row
+ * group, and every reader nothing.
  *
  * <p>Format 1.0 data pages with checksums only (what {@link BaseFileWriter} writes), no bloom
  * filters, no encryption.
@@ -177,9 +177,10 @@ final class RowGroupPages implements PageWriteStore, BloomFilterWriteStore {
         /**
          * A page as the chunk stores it: compressed into the codec's reused buffer, or the page
          * itself (its bytes are in parquet-java's and Weir's own value buffers, which can be read
-         * again). The first page decides the chunk's codec if its values are plain: dictionary ids
-         * say nothing of the dictionary, which comes last and usually compresses well, so such a
-         * chunk keeps the table's codec. {@code values} is null for the dictionary page.
+         * again). The first page decides the chunk's codec if its values are not dictionary ids
+         * (plain or delta-encoded): dictionary ids say nothing of the dictionary, which comes last
+         * and usually compresses well, so such a chunk keeps the table's codec. {@code values} is
+         * null for the dictionary page.
          */
         private BytesInput stored(BytesInput page, long uncompressedSize, Encoding values)
                 throws IOException {

@@ -94,6 +94,35 @@ final class RowShredder {
     }
 
     /**
+     * The width in bits of column {@code i}'s Parquet integer (32 for INT32, 64 for INT64), or 0 if
+     * it is stored as another type.
+     */
+    int integerWidth(int i) {
+        return switch (kinds[i]) {
+            case BYTE, SHORT, INT, LONG_AS_INT -> 32;
+            case LONG, TIMESTAMP_MICROS, TIMESTAMP_NANOS -> 64;
+            default -> 0;
+        };
+    }
+
+    /**
+     * The integer stored for non-null field {@code i} of {@code row}, a column with an {@link
+     * #integerWidth}: an INT32 sign-extended.
+     */
+    long integer(BinaryRow row, int i) {
+        return switch (kinds[i]) {
+            case BYTE -> row.getByte(i);
+            case SHORT -> row.getShort(i);
+            case INT -> row.getInt(i);
+            case LONG_AS_INT -> (int) row.getLong(i);
+            case LONG -> row.getLong(i);
+            case TIMESTAMP_MICROS -> timestamp(row, i, MICROS_PER_MILLI);
+            case TIMESTAMP_NANOS -> timestamp(row, i, NANOS_PER_MILLI);
+            default -> throw new IllegalStateException("Column " + names[i] + " is no integer");
+        };
+    }
+
+    /**
      * Why {@code row} cannot be written, or null if it can: checked before a record is started, so
      * that a rejected row leaves the file intact.
      */

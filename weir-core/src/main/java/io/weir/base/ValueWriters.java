@@ -8,6 +8,8 @@ import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.values.ValuesWriter;
+import org.apache.parquet.column.values.delta.DeltaBinaryPackingValuesWriterForInteger;
+import org.apache.parquet.column.values.delta.DeltaBinaryPackingValuesWriterForLong;
 import org.apache.parquet.column.values.dictionary.DictionaryValuesWriter;
 import org.apache.parquet.column.values.factory.ValuesWriterFactory;
 import org.apache.parquet.column.values.fallback.FallbackValuesWriter;
@@ -19,15 +21,31 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
+import java.util.Set;
 
 /**
  * The value encoders of Parquet format 1.0 pages, as parquet-java's {@code
  * DefaultV1ValuesWriterFactory} chooses them (a dictionary, where enabled, falling back to plain
  * values), except that plain values go to {@link Plain}, which writes them into one array: the
  * pages are byte for byte the same, without parquet-java's byte-at-a-time little-endian stream.
+ * Integer columns named for it are written DELTA_BINARY_PACKED instead, by parquet-java's writers
+ * (blocks of 128 values in 4 miniblocks), without a dictionary.
  */
 final class ValueWriters implements ValuesWriterFactory {
+    private final Set<String> deltaColumns;
     private ParquetProperties properties;
+
+    /** Plain or dictionary values only. */
+    ValueWriters() {
+        this(Set.of());
+    }
+
+    /**
+     * Plain or dictionary values, and DELTA_BINARY_PACKED for the INT32 and INT64 columns named.
+     */
+    ValueWriters(Set<String> deltaColumns) {
+        this.deltaColumns = Set.copyOf(deltaColumns);
+    }
 
     @Override
     public void initialize(ParquetProperties properties) {
@@ -46,6 +64,17 @@ final class ValueWriters implements ValuesWriterFactory {
                     properties.getInitialSlabSize(),
                     properties.getPageSizeThreshold(),
                     properties.getAllocator());
+        }
+        if (deltaColumns.contains(column.getPath()[0])) {
+            int slab = properties.getInitialSlabSize();
+            int page = properties.getPageSizeThreshold();
+            ByteBufferAllocator allocator = properties.getAllocator();
+            if (type == PrimitiveTypeName.INT32) {
+                return new DeltaBinaryPackingValuesWriterForInteger(slab, page, allocator);
+            } else if (type == PrimitiveTypeName.INT64) {
+                return new DeltaBinaryPackingValuesWriterForLong(slab, page, allocator);
+            }
+            throw new IllegalArgumentException("Cannot delta-encode Parquet column " + column);
         }
         Plain plain = new Plain(properties.getInitialSlabSize());
         return properties.isDictionaryEnabled(column)

@@ -103,8 +103,8 @@ public final class TableOptions {
                     .defaultValue(BaseFileCompression.ZSTD)
                     .withDescription(
                             "Compression of Parquet base files. A column chunk is stored"
-                                    + " uncompressed where compressing its first page of plain"
-                                    + " values saves less than an eighth.");
+                                    + " uncompressed where compressing its first page of plain or"
+                                    + " delta-encoded values saves less than an eighth.");
 
     public static final ConfigOption<MemorySize> TARGET_FILE_SIZE =
             ConfigOption.key("target-file-size")

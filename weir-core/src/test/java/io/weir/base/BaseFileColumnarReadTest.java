@@ -2,6 +2,7 @@ package io.weir.base;
 
 import io.weir.Schema;
 import io.weir.data.BinaryRow;
+import io.weir.data.Timestamp;
 import io.weir.exceptions.CorruptFileException;
 import io.weir.io.LocalFileIO;
 import io.weir.options.BaseFileCompression;
@@ -9,6 +10,7 @@ import io.weir.types.DataTypes;
 import io.weir.types.RowType;
 import io.weir.util.LittleEndian;
 
+import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.EncodingStats;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.example.data.Group;
@@ -26,13 +28,18 @@ import org.apache.parquet.schema.MessageTypeParser;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
+import java.util.Set;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -110,6 +117,75 @@ class BaseFileColumnarReadTest {
         String path = write(schema, rows, options);
         assertThat(chunkHas(path, "grows", true, true)).isTrue();
         assertThat(chunkHas(path, "runs", true, false)).isTrue();
+
+        int[] all = IntStream.range(0, schema.rowType().size()).toArray();
+        List<BinaryRow> decoded = read(path, schema.rowType(), all, true);
+
+        assertThat(decoded).isEqualTo(read(path, schema.rowType(), all, false));
+        for (int k = 0; k < rows.size(); k++) {
+            assertThat(AllTypes.comparable(decoded.get(k), schema.rowType()))
+                    .as("row %d", k)
+                    .isEqualTo(AllTypes.comparable(rows.get(k)));
+        }
+    }
+
+    /**
+     * Every type stored as an INT32 or INT64 is written DELTA_BINARY_PACKED where its values are
+     * mostly distinct and far from random (keys in order, small numbers, times): in small pages,
+     * with nulls, values that wrap and pages of nulls only. (A TINYINT has too few values not to
+     * keep its dictionary.) Both read paths give the model's rows.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = BaseFileCompression.class,
+            names = {"UNCOMPRESSED", "ZSTD"})
+    void deltaEncodedIntegersOfEveryTypeReadAsWritten(BaseFileCompression compression)
+            throws Exception {
+        Schema schema =
+                Schema.builder()
+                        .column("id", DataTypes.BIGINT())
+                        .column("tiny", DataTypes.TINYINT())
+                        .column("small", DataTypes.SMALLINT())
+                        .column("int", DataTypes.INT())
+                        .column("day", DataTypes.DATE())
+                        .column("dec9", DataTypes.DECIMAL(9, 2))
+                        .column("dec18", DataTypes.DECIMAL(18, 3))
+                        .column("millis", DataTypes.TIMESTAMP(3))
+                        .column("micros", DataTypes.TIMESTAMP_LTZ(6))
+                        .column("nanos", DataTypes.TIMESTAMP(9))
+                        .column("wraps", DataTypes.BIGINT())
+                        .primaryKey("id")
+                        .build();
+        Random random = new Random(11);
+        List<Object[]> rows = new ArrayList<>();
+        for (int k = 0; k < 20_000; k++) {
+            boolean nulls = k % 5_000 >= 3_000; // whole pages of nulls in every nullable column
+            long at = 1_700_000_000_000L + 7L * k + random.nextInt(5);
+            rows.add(
+                    new Object[] {
+                        -50_000L + 3L * k,
+                        nulls ? null : (byte) (k % 200 - 100),
+                        nulls ? null : (short) (k * 3),
+                        nulls || k % 3 == 0 ? null : k * 11 - 100_000,
+                        nulls ? null : 18_000 + k, // epoch days
+                        nulls ? null : BigDecimal.valueOf(random.nextInt(2_000_000) - 1_000_000, 2),
+                        nulls ? null : BigDecimal.valueOf(random.nextInt(10_000_000), 3),
+                        nulls ? null : Timestamp.ofMillis(at),
+                        nulls ? null : new Timestamp(at, 1000 * random.nextInt(1000)),
+                        nulls ? null : new Timestamp(at, k % 1_000_000),
+                        nulls ? null : (k % 2 == 0 ? Long.MAX_VALUE - k : Long.MIN_VALUE + k)
+                    });
+        }
+        String path = write(schema, rows, new BaseFileWriteOptions(compression, 64 << 20, 4096));
+        for (String column :
+                List.of(
+                        "id", "small", "int", "day", "dec9", "dec18", "millis", "micros", "nanos",
+                        "wraps")) {
+            assertThat(encodings(path, column))
+                    .as(column)
+                    .contains(Encoding.DELTA_BINARY_PACKED)
+                    .doesNotContain(Encoding.PLAIN, Encoding.PLAIN_DICTIONARY);
+        }
 
         int[] all = IntStream.range(0, schema.rowType().size()).toArray();
         List<BinaryRow> decoded = read(path, schema.rowType(), all, true);
@@ -288,6 +364,23 @@ class BaseFileColumnarReadTest {
     }
 
     /** Whether some chunk of the column has dictionary-encoded and plain data pages as asked. */
+    /** The value encodings of a column's chunks. */
+    static Set<Encoding> encodings(String path, String column) throws Exception {
+        Set<Encoding> encodings = new HashSet<>();
+        try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(Path.of(path)))) {
+            for (BlockMetaData rowGroup : reader.getRowGroups()) {
+                for (ColumnChunkMetaData chunk : rowGroup.getColumns()) {
+                    if (chunk.getPath().toDotString().equals(column)) {
+                        EncodingStats stats = chunk.getEncodingStats();
+                        encodings.addAll(stats.getDataEncodings());
+                        encodings.addAll(stats.getDictionaryEncodings());
+                    }
+                }
+            }
+        }
+        return encodings;
+    }
+
     static boolean chunkHas(String path, String column, boolean dict, boolean plain)
             throws Exception {
         try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(Path.of(path)))) {

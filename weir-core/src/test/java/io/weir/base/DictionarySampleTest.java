@@ -1,10 +1,14 @@
 package io.weir.base;
 
 import io.weir.data.BinaryRowWriter;
+import io.weir.data.Timestamp;
 import io.weir.types.DataTypes;
 import io.weir.types.RowType;
 
 import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -72,5 +76,62 @@ class DictionarySampleTest {
         }
         assertThat(bySmallPages.size()).isBetween(16L * 1024, 17L * 1024);
         assertThat(rows).isEqualTo(bySmallPages.rowCount());
+    }
+
+    @Test
+    void deltaSizeIsWhatParquetJavaWrites() throws Exception {
+        for (int width : new int[] {32, 64}) {
+            for (int pattern = 0; pattern < 6; pattern++) {
+                for (int count : new int[] {0, 1, 2, 33, 128, 129, 1000, 10_000}) {
+                    long[] values = DeltaDecoderTest.values(pattern, count, width, count + pattern);
+                    assertThat(DictionarySample.deltaBytes(values, count, width))
+                            .as("%d bits, pattern %d, %d values", width, pattern, count)
+                            .isEqualTo(DeltaDecoderTest.encode(values, width, 128, 4).length);
+                }
+            }
+        }
+    }
+
+    /**
+     * Delta encoding for plain integer columns whose deltas save an eighth: keys in order, numbers
+     * far below their type's range, times; not random 64-bit or 32-bit values, nor columns left to
+     * the dictionary, nor other types.
+     */
+    @Test
+    void deltaForPlainIntegersWhoseDeltasSaveAnEighth() {
+        RowType type =
+                RowType.of(
+                        "key", DataTypes.BIGINT(),
+                        "metric", DataTypes.BIGINT(),
+                        "random", DataTypes.BIGINT(),
+                        "int", DataTypes.INT(),
+                        "randomInt", DataTypes.INT(),
+                        "few", DataTypes.BIGINT(),
+                        "micros", DataTypes.TIMESTAMP(6),
+                        "small", DataTypes.DECIMAL(9, 2),
+                        "text", DataTypes.STRING(),
+                        "real", DataTypes.DOUBLE());
+        DictionarySample sample = new DictionarySample(type, 1 << 20);
+        Random random = new Random(3);
+        for (int i = 0; i < 2000; i++) {
+            sample.add(
+                    BinaryRowWriter.toRow(
+                            type,
+                            5L * i,
+                            (long) random.nextInt(1_000_000_000),
+                            random.nextLong(),
+                            i % 7 == 0 ? null : 3 * i,
+                            random.nextInt(),
+                            (long) (i % 10),
+                            Timestamp.ofMillis(1_700_000_000_000L + i),
+                            BigDecimal.valueOf(random.nextInt(1_000_000), 2),
+                            "t" + i,
+                            random.nextDouble()));
+        }
+        boolean[] plain = sample.plainColumns();
+        assertThat(plain)
+                .containsExactly(true, true, true, true, true, false, true, true, true, true);
+        assertThat(sample.deltaColumns(new RowShredder(type), plain))
+                .containsExactly(true, true, false, true, false, false, true, true, false, false);
     }
 }

@@ -1,12 +1,14 @@
 package io.weir.flink.conformance;
 
 import io.weir.Schema;
+import io.weir.data.Timestamp;
 import io.weir.types.DataTypes;
 
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +55,7 @@ class ReaderCorpusTest {
     @Test
     void writesTheTablesOfOneRandomSequence() throws Exception {
         ReaderCorpus.write(
-                5 + MergeEngineCorpus.TABLES + SchemaEvolutionCorpus.TABLES,
+                6 + MergeEngineCorpus.TABLES + SchemaEvolutionCorpus.TABLES,
                 ReaderCorpusTest::write);
     }
 
@@ -160,6 +162,47 @@ class ReaderCorpusTest {
         t.randomCommit(random, 40, 30, 3);
         t.table.expireSnapshots().retainLast(3).expireOlderThan(Long.MAX_VALUE).commit();
         t.table.refresh();
+        t.finish();
+
+        // Keyed, every type stored as a Parquet integer, with values mostly distinct and far
+        // from random: compaction writes them DELTA_BINARY_PACKED (docs/format.md §5.2).
+        Schema integers =
+                Schema.builder()
+                        .column("id", DataTypes.BIGINT().notNull())
+                        .column("c_smallint", DataTypes.SMALLINT())
+                        .column("c_int", DataTypes.INT())
+                        .column("c_bigint", DataTypes.BIGINT())
+                        .column("c_decimal_9_2", DataTypes.DECIMAL(9, 2))
+                        .column("c_decimal_18_4", DataTypes.DECIMAL(18, 4))
+                        .column("c_date", DataTypes.DATE())
+                        .column("c_time", DataTypes.TIME(3))
+                        .column("c_ts3", DataTypes.TIMESTAMP(3))
+                        .column("c_ts6", DataTypes.TIMESTAMP(6))
+                        .column("c_ltz9", DataTypes.TIMESTAMP_LTZ(9))
+                        .primaryKey("id")
+                        .build();
+        t = new CorpusTable(root, "keyed_delta_integers", integers, Map.of("bucket", "1"));
+        long at = 1_714_500_000_000L;
+        t.overrides.put("id", r -> (long) r.nextInt(1_000_000) - 500_000);
+        t.overrides.put("c_smallint", r -> (short) (r.nextInt(60_000) - 30_000));
+        t.overrides.put("c_int", r -> r.nextInt(10_000_000) - 5_000_000);
+        t.overrides.put("c_bigint", r -> r.nextLong(1L << 40) - (1L << 39));
+        t.overrides.put("c_decimal_9_2", r -> BigDecimal.valueOf(r.nextInt(1_000_000_000), 2));
+        t.overrides.put(
+                "c_decimal_18_4", r -> BigDecimal.valueOf(r.nextLong(1_000_000_000_000L), 4));
+        t.overrides.put("c_date", r -> 19_000 + r.nextInt(5_000));
+        t.overrides.put("c_time", r -> r.nextInt(86_400_000));
+        t.overrides.put("c_ts3", r -> Timestamp.ofMillis(at + r.nextInt(1_000_000_000)));
+        t.overrides.put(
+                "c_ts6", r -> new Timestamp(at + r.nextInt(1_000_000_000), 1000 * r.nextInt(1000)));
+        t.overrides.put(
+                "c_ltz9", r -> new Timestamp(at + r.nextInt(1_000_000_000), r.nextInt(1_000_000)));
+        t.randomCommit(random, 600, 5_000, 5);
+        t.compact();
+        t.randomCommit(random, 300, 5_000, 5);
+        t.randomCommit(random, 300, 5_000, 5);
+        t.compact();
+        t.randomCommit(random, 100, 5_000, 5);
         t.finish();
 
         MergeEngineCorpus.write(root, random);
