@@ -118,15 +118,7 @@ class BaseFileColumnarReadTest {
         assertThat(chunkHas(path, "grows", true, true)).isTrue();
         assertThat(chunkHas(path, "runs", true, false)).isTrue();
 
-        int[] all = IntStream.range(0, schema.rowType().size()).toArray();
-        List<BinaryRow> decoded = read(path, schema.rowType(), all, true);
-
-        assertThat(decoded).isEqualTo(read(path, schema.rowType(), all, false));
-        for (int k = 0; k < rows.size(); k++) {
-            assertThat(AllTypes.comparable(decoded.get(k), schema.rowType()))
-                    .as("row %d", k)
-                    .isEqualTo(AllTypes.comparable(rows.get(k)));
-        }
+        assertBothPathsReadTheModel(path, schema.rowType(), rows);
     }
 
     /**
@@ -187,15 +179,7 @@ class BaseFileColumnarReadTest {
                     .doesNotContain(Encoding.PLAIN, Encoding.PLAIN_DICTIONARY);
         }
 
-        int[] all = IntStream.range(0, schema.rowType().size()).toArray();
-        List<BinaryRow> decoded = read(path, schema.rowType(), all, true);
-
-        assertThat(decoded).isEqualTo(read(path, schema.rowType(), all, false));
-        for (int k = 0; k < rows.size(); k++) {
-            assertThat(AllTypes.comparable(decoded.get(k), schema.rowType()))
-                    .as("row %d", k)
-                    .isEqualTo(AllTypes.comparable(rows.get(k)));
-        }
+        assertBothPathsReadTheModel(path, schema.rowType(), rows);
     }
 
     /**
@@ -334,6 +318,19 @@ class BaseFileColumnarReadTest {
         }
         writer.close();
         return path;
+    }
+
+    /** Every column read by column and by parquet-java's record reader: the model's rows. */
+    private void assertBothPathsReadTheModel(String path, RowType type, List<Object[]> rows) {
+        int[] all = IntStream.range(0, type.size()).toArray();
+        List<BinaryRow> decoded = read(path, type, all, true);
+
+        assertThat(decoded).isEqualTo(read(path, type, all, false));
+        for (int k = 0; k < rows.size(); k++) {
+            assertThat(AllTypes.comparable(decoded.get(k), type))
+                    .as("row %d", k)
+                    .isEqualTo(AllTypes.comparable(rows.get(k)));
+        }
     }
 
     /** Reads copies of every row, and checks which path read the row groups. */
