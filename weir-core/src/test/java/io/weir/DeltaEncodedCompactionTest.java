@@ -14,8 +14,9 @@ import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.io.LocalInputFile;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -33,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Compaction of a keyed table whose integer columns are mostly distinct and far from random, so
  * that its base files hold DELTA_BINARY_PACKED chunks (docs/format.md §5.2): full and incremental
  * rounds over upserts and deletes leave exactly the model's rows, read back through the merge of
- * bases and logs.
+ * bases and logs; with {@code file.delta-encoding}=false the same, and no such chunk.
  */
 class DeltaEncodedCompactionTest {
     private static final RowType TYPE =
@@ -47,8 +48,10 @@ class DeltaEncodedCompactionTest {
 
     @TempDir Path dir;
 
-    @Test
-    void compactedBasesOfDeltaEncodedIntegersReadAsTheModel() throws Exception {
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void compactedBasesOfDeltaEncodedIntegersReadAsTheModel(boolean deltaEncoding)
+            throws Exception {
         FileIO io = new LocalFileIO();
         String location = dir.resolve("t").toString();
         Table table =
@@ -56,7 +59,11 @@ class DeltaEncodedCompactionTest {
                         io,
                         location,
                         new Schema(TYPE, List.of("k"), List.of()),
-                        Map.of("bucket", "2"));
+                        Map.of(
+                                "bucket",
+                                "2",
+                                "file.delta-encoding",
+                                String.valueOf(deltaEncoding)));
         Random random = new Random(17);
         TreeMap<Long, List<Object>> model = new TreeMap<>();
         for (int c = 0; c < 8; c++) {
@@ -102,7 +109,11 @@ class DeltaEncodedCompactionTest {
                 deltaColumns.addAll(deltaColumns(Path.of(location, f.path())));
             }
         }
-        assertThat(deltaColumns).containsExactlyInAnyOrder("k", "i", "d", "ts", "amount");
+        if (deltaEncoding) {
+            assertThat(deltaColumns).containsExactlyInAnyOrder("k", "i", "d", "ts", "amount");
+        } else {
+            assertThat(deltaColumns).isEmpty();
+        }
     }
 
     private static List<String> deltaColumns(Path file) throws Exception {

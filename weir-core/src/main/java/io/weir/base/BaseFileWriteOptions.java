@@ -11,9 +11,11 @@ import java.util.Objects;
  * @param rowGroupSize the buffered size at which a row group is closed; the writer holds about this
  *     much memory
  * @param pageSize the size at which a page of one column is closed (also the dictionary page limit)
+ * @param deltaEncoding whether mostly distinct integer columns may be written DELTA_BINARY_PACKED
+ *     where it pays (docs/format.md §5.2), or only plain and dictionary values
  */
 public record BaseFileWriteOptions(
-        BaseFileCompression compression, long rowGroupSize, int pageSize) {
+        BaseFileCompression compression, long rowGroupSize, int pageSize, boolean deltaEncoding) {
     public static final long DEFAULT_ROW_GROUP_SIZE = 128L << 20;
     public static final int DEFAULT_PAGE_SIZE = 1 << 20;
 
@@ -29,8 +31,18 @@ public record BaseFileWriteOptions(
         }
     }
 
+    /** The given compression and sizes, with delta encoding where it pays (the default). */
+    public BaseFileWriteOptions(BaseFileCompression compression, long rowGroupSize, int pageSize) {
+        this(compression, rowGroupSize, pageSize, true);
+    }
+
     /** The default sizes with the given compression. */
     public static BaseFileWriteOptions of(BaseFileCompression compression) {
         return new BaseFileWriteOptions(compression, DEFAULT_ROW_GROUP_SIZE, DEFAULT_PAGE_SIZE);
+    }
+
+    /** These options with delta encoding allowed or not. */
+    public BaseFileWriteOptions withDeltaEncoding(boolean allowed) {
+        return new BaseFileWriteOptions(compression, rowGroupSize, pageSize, allowed);
     }
 }

@@ -107,7 +107,10 @@ public final class BaseFileWriter {
      */
     private void openWriter() throws IOException {
         boolean[] plain = sample.plainColumns();
-        boolean[] delta = sample.deltaColumns(shredder, plain);
+        boolean[] delta =
+                options.deltaEncoding()
+                        ? sample.deltaColumns(shredder, plain)
+                        : new boolean[plain.length];
         Set<String> deltaColumns = new HashSet<>();
         for (int c = 0; c < delta.length; c++) {
             if (delta[c]) {

@@ -114,6 +114,19 @@ public final class TableOptions {
                     .withDescription(
                             "Target size of a base file written by compaction or bulk insert.");
 
+    public static final ConfigOption<Boolean> FILE_DELTA_ENCODING =
+            ConfigOption.key("file.delta-encoding")
+                    .booleanType()
+                    .defaultValue(true)
+                    .withDescription(
+                            "Whether base files store a mostly distinct integer, date, time,"
+                                    + " timestamp or compact decimal column DELTA_BINARY_PACKED where"
+                                    + " that takes at most 7/8 of its plain size (docs/format.md"
+                                    + " §5.2). false: plain and dictionary values only, for engines"
+                                    + " that read base files directly with a Parquet reader that"
+                                    + " decodes no other (Flink's own parquet format, Spark's"
+                                    + " vectorized reader before 3.3).");
+
     public static final ConfigOption<Integer> COMPACTION_MAX_LOG_FILES =
             ConfigOption.key("compaction.max-log-files")
                     .intType()
@@ -337,6 +350,7 @@ public final class TableOptions {
                     PAGE_SIZE,
                     WRITE_ONLY,
                     FILE_COMPRESSION,
+                    FILE_DELTA_ENCODING,
                     TARGET_FILE_SIZE,
                     COMPACTION_MAX_LOG_FILES,
                     COMPACTION_MAX_LOG_BYTES,
@@ -487,6 +501,11 @@ public final class TableOptions {
 
     public BaseFileCompression fileCompression() {
         return get(FILE_COMPRESSION);
+    }
+
+    /** Whether base files may hold DELTA_BINARY_PACKED integer columns. */
+    public boolean fileDeltaEncoding() {
+        return get(FILE_DELTA_ENCODING);
     }
 
     public long targetFileSize() {

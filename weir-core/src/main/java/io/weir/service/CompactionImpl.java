@@ -248,7 +248,8 @@ public final class CompactionImpl implements Compaction {
                 new BaseFileWriteOptions(
                         metadata.options().fileCompression(),
                         BaseFileWriteOptions.DEFAULT_ROW_GROUP_SIZE,
-                        pageSize);
+                        pageSize,
+                        metadata.options().fileDeltaEncoding());
         String dir =
                 DataFilePaths.groupDirectory(
                         table.schema(), task.fileGroup().partition(), task.fileGroup().bucket());

@@ -59,7 +59,9 @@ final class BaseFileFlusher {
         this.schema = metadata.schema();
         this.keyed = key != null;
         this.targetFileSize = metadata.options().targetFileSize();
-        this.baseOptions = BaseFileWriteOptions.of(metadata.options().fileCompression());
+        this.baseOptions =
+                BaseFileWriteOptions.of(metadata.options().fileCompression())
+                        .withDeltaEncoding(metadata.options().fileDeltaEncoding());
         this.logOptions =
                 LogWriterOptions.of(
                                 metadata.schemaId(),

@@ -125,7 +125,8 @@ class BaseFileColumnarReadTest {
      * Every type stored as an INT32 or INT64 is written DELTA_BINARY_PACKED where its values are
      * mostly distinct and far from random (keys in order, small numbers, times): in small pages,
      * with nulls, values that wrap and pages of nulls only. (A TINYINT has too few values not to
-     * keep its dictionary.) Both read paths give the model's rows.
+     * keep its dictionary.) Both read paths give the model's rows; with delta encoding off, too,
+     * from plain and dictionary pages only.
      */
     @ParameterizedTest
     @EnumSource(
@@ -168,7 +169,8 @@ class BaseFileColumnarReadTest {
                         nulls ? null : (k % 2 == 0 ? Long.MAX_VALUE - k : Long.MIN_VALUE + k)
                     });
         }
-        String path = write(schema, rows, new BaseFileWriteOptions(compression, 64 << 20, 4096));
+        BaseFileWriteOptions options = new BaseFileWriteOptions(compression, 64 << 20, 4096);
+        String path = write(schema, rows, options);
         for (String column :
                 List.of(
                         "id", "small", "int", "day", "dec9", "dec18", "millis", "micros", "nanos",
@@ -178,8 +180,15 @@ class BaseFileColumnarReadTest {
                     .contains(Encoding.DELTA_BINARY_PACKED)
                     .doesNotContain(Encoding.PLAIN, Encoding.PLAIN_DICTIONARY);
         }
-
         assertBothPathsReadTheModel(path, schema.rowType(), rows);
+
+        // file.delta-encoding=false: plain and dictionary values only, the same rows
+        String plain = write(schema, rows, options.withDeltaEncoding(false));
+        for (int c = 0; c < schema.rowType().size(); c++) {
+            assertThat(encodings(plain, schema.rowType().field(c).name()))
+                    .doesNotContain(Encoding.DELTA_BINARY_PACKED);
+        }
+        assertBothPathsReadTheModel(plain, schema.rowType(), rows);
     }
 
     /**
