@@ -61,10 +61,13 @@ abstract class ColumnDecoder {
     private int valuesLeftInPage;
     private int[] levels = new int[0];
     private int levelIndex;
-    private boolean dictionaryEncoded;
+    // How the current page's values are read: from the page, by dictionary id, or decoded ahead.
+    private static final byte PLAIN_VALUES = 0;
+    private static final byte DICTIONARY_IDS = 1;
+    private static final byte DECODED_VALUES = 2;
+    private byte values;
     private int[] ids = new int[0];
     private int idIndex;
-    private boolean deltaEncoded;
     private DeltaDecoder deltas;
     private long[] decoded = new long[0];
     private int decodedIndex;
@@ -125,9 +128,9 @@ abstract class ColumnDecoder {
         valuesLeftInPage--;
         if (maxDefinition != 0 && levels[levelIndex++] != maxDefinition) {
             writer.setNullAt(pos);
-        } else if (dictionaryEncoded) {
+        } else if (values == DICTIONARY_IDS) {
             writeEntry(writer, ids[idIndex++]);
-        } else if (deltaEncoded) {
+        } else if (values == DECODED_VALUES) {
             writeDecoded(writer, decoded[decodedIndex++]);
         } else {
             writePlain(writer);
@@ -216,8 +219,7 @@ abstract class ColumnDecoder {
     private void readValues(Encoding encoding, int nonNull) {
         switch (encoding) {
             case PLAIN -> {
-                dictionaryEncoded = false;
-                deltaEncoded = false;
+                values = PLAIN_VALUES;
                 startPlain(nonNull);
             }
             case DELTA_BINARY_PACKED -> {
@@ -232,8 +234,7 @@ abstract class ColumnDecoder {
                     decoded = new long[Math.max(nonNull, 2 * decoded.length)];
                 }
                 deltas.decode(data, offset, end, decoded, nonNull);
-                dictionaryEncoded = false;
-                deltaEncoded = true;
+                values = DECODED_VALUES;
             }
             case PLAIN_DICTIONARY, RLE_DICTIONARY -> {
                 if (!hasDictionary) {
@@ -280,8 +281,7 @@ abstract class ColumnDecoder {
         if (count > 0) {
             HybridDecoder.decode(data, from, to, bitWidth, ids, count);
         }
-        dictionaryEncoded = true;
-        deltaEncoded = false;
+        values = DICTIONARY_IDS;
     }
 
     /** Checks, once per page rather than per value, that every id is an entry of the dictionary. */
