@@ -26,10 +26,11 @@ import java.util.Set;
 /**
  * The value encoders of Parquet format 1.0 pages, as parquet-java's {@code
  * DefaultV1ValuesWriterFactory} chooses them (a dictionary, where enabled, falling back to plain
- * values), except that plain values go to {@link Plain}, which writes them into one array: the
- * pages are byte for byte the same, without parquet-java's byte-at-a-time little-endian stream.
- * Integer columns named for it are written DELTA_BINARY_PACKED instead, by parquet-java's writers
- * (blocks of 128 values in 4 miniblocks), without a dictionary.
+ * values), except that plain values go to {@link Plain}, which writes them into one array, and the
+ * dictionaries of integer columns to {@link IntegerDictionaryWriter}: the pages are byte for byte
+ * the same, without parquet-java's byte-at-a-time little-endian stream and hash map. Integer
+ * columns named for it are written DELTA_BINARY_PACKED instead, by parquet-java's writers (blocks
+ * of 128 values in 4 miniblocks), without a dictionary.
  */
 final class ValueWriters implements ValuesWriterFactory {
     private final Set<String> deltaColumns;
@@ -88,12 +89,8 @@ final class ValueWriters implements ValuesWriterFactory {
         Encoding encoding = Encoding.PLAIN_DICTIONARY;
         ByteBufferAllocator allocator = properties.getAllocator();
         return switch (type) {
-            case INT32 ->
-                    new DictionaryValuesWriter.PlainIntegerDictionaryValuesWriter(
-                            size, encoding, encoding, allocator);
-            case INT64 ->
-                    new DictionaryValuesWriter.PlainLongDictionaryValuesWriter(
-                            size, encoding, encoding, allocator);
+            case INT32 -> new IntegerDictionaryWriter(false, size, allocator);
+            case INT64 -> new IntegerDictionaryWriter(true, size, allocator);
             case FLOAT ->
                     new DictionaryValuesWriter.PlainFloatDictionaryValuesWriter(
                             size, encoding, encoding, allocator);
