@@ -19,7 +19,10 @@ import java.util.Arrays;
  * dictionary's limits) is parquet-java's {@link DictionaryValuesWriter}.
  */
 final class IntegerDictionaryWriter extends DictionaryValuesWriter {
-    private static final int INITIAL_SLOTS = 1 << 10;
+    /**
+     * About as small as fastutil's first table (32): a file of a few rows holds many such chunks.
+     */
+    private static final int INITIAL_SLOTS = 16;
 
     private final boolean longValues;
 
