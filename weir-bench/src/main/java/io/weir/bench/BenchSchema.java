@@ -69,9 +69,9 @@ public enum BenchSchema {
     },
     /**
      * {@code schema1} with {@code ts} as BENCHMARK.md's datagen source writes it, {@code CAST(NOW()
-     * AS TIMESTAMP(3))}: a run's rows hold a few tens of thousands of distinct milliseconds, so
-     * base files keep a dictionary for the column. Not in the benchmarks' default parameters; pass
-     * {@code -p schema=schema1now}.
+     * AS TIMESTAMP(3))}: here the 10,000 milliseconds of ten seconds of ingestion, few enough
+     * distinct values that base files keep a dictionary for the column. Not in the benchmarks'
+     * default parameters; pass {@code -p schema=schema1now}.
      */
     schema1now {
         @Override

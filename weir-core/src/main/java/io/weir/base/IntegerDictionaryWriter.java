@@ -63,9 +63,7 @@ final class IntegerDictionaryWriter extends DictionaryValuesWriter {
 
     private int idOf(long value) {
         int mask = slotIds.length - 1;
-        // Fibonacci hashing: the product's top bits depend on every bit of the value, so that
-        // timestamps a millisecond apart spread over the table.
-        int slot = (int) ((value * 0x9E3779B97F4A7C15L) >>> shift);
+        int slot = slotOf(value);
         while (true) {
             int id = slotIds[slot];
             if (id == 0) {
@@ -76,6 +74,14 @@ final class IntegerDictionaryWriter extends DictionaryValuesWriter {
             }
             slot = (slot + 1) & mask;
         }
+    }
+
+    /**
+     * Fibonacci hashing: the product's top bits depend on every bit of the value, so that
+     * timestamps a millisecond apart spread over the table.
+     */
+    private int slotOf(long value) {
+        return (int) ((value * 0x9E3779B97F4A7C15L) >>> shift);
     }
 
     private int add(long value, int slot) {
@@ -100,7 +106,7 @@ final class IntegerDictionaryWriter extends DictionaryValuesWriter {
         int mask = slots - 1;
         for (int id = 0; id < size; id++) {
             long value = entries[id];
-            int slot = (int) ((value * 0x9E3779B97F4A7C15L) >>> shift);
+            int slot = slotOf(value);
             while (slotIds[slot] != 0) {
                 slot = (slot + 1) & mask;
             }
