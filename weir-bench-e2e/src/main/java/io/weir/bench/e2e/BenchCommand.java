@@ -217,9 +217,10 @@ public final class BenchCommand implements Callable<Integer> {
             names = "--fan-out",
             split = ",",
             description =
-                    "--all --compaction on: file groups (buckets) of the memory runs (default"
-                            + " 1,100,1000,10000; 0 for none)")
-    List<Integer> fanOut;
+                    "--all --compaction on: the file groups of the memory runs, each B buckets"
+                            + " or PxB (P partitions of B buckets; default 1,100,1000,10000; 0 for"
+                            + " none)")
+    List<String> fanOut;
 
     @Option(
             names = "--time-limit",
@@ -305,7 +306,8 @@ public final class BenchCommand implements Callable<Integer> {
         if (partitions > 1 && all) {
             throw new IllegalArgumentException(
                     "--partitions applies to one run (--sink): --all compares sinks on"
-                            + " BENCHMARK.md's unpartitioned table");
+                            + " BENCHMARK.md's unpartitioned table (partitioned fan-out runs:"
+                            + " --fan-out PxB)");
         }
         RunSetup setup =
                 new RunSetup(
@@ -447,7 +449,10 @@ public final class BenchCommand implements Callable<Integer> {
                                 ? List.of()
                                 : fanOut == null
                                         ? CompactionSuite.DEFAULT_FAN_OUT
-                                        : fanOut.stream().filter(g -> g > 0).toList(),
+                                        : fanOut.stream()
+                                                .filter(g -> !g.trim().equals("0"))
+                                                .map(FanOut::parse)
+                                                .toList(),
                         timeLimit != null ? timeLimit : CompactionSuite.DEFAULT_FAN_OUT_SECONDS,
                         longRun,
                         !noVerify && !longRun);

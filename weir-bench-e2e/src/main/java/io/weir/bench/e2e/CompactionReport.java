@@ -199,8 +199,9 @@ final class CompactionReport {
         }
         md.append("\n## Memory against fan-out (one run each)\n\n")
                 .append(
-                        "The same ingestion (schema1) into tables of 1 to 10,000 buckets"
-                                + " (unpartitioned: file groups = buckets), compaction on. Peak RSS:"
+                        "The same ingestion (schema1) into tables of 1 to 10,000 file groups"
+                                + " (buckets of an unpartitioned table, or partitions × buckets as"
+                                + " listed), compaction on. Peak RSS:"
                                 + " the child's VmHWM. Heap after GC: the most heap in use right"
                                 + " after any collection during the ingestion (what the job kept"
                                 + " alive); peak heap: the heap pools' peaks (garbage included)."
@@ -217,8 +218,8 @@ final class CompactionReport {
             md.append(
                     String.format(
                             Locale.ROOT,
-                            "| %,d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-                            r.settings().buckets(),
+                            "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+                            FanOut.of(r.settings()).label(),
                             r.settings().sink().id(),
                             rows(r),
                             r.ok()

@@ -16,13 +16,18 @@ import java.util.TreeSet;
  * {@code weir bench --all --compaction on|long} (docs/benchmark.md, "Compaction on"): every sink
  * with its default in-writer compaction on each workload, repeated and interleaved as {@link Suite}
  * does, with their blackhole ceilings; then the fan-out runs (the same ingestion into 1 ... 10,000
- * buckets, for memory, each stopped after {@code fanOutSeconds} if it has not ended); then
- * BENCHMARKS-compaction.md and its chart. The long variant runs schema1 once per sink at ten times
- * BENCHMARK.md's rows (or {@code --rows}), without fan-out and without reading the tables back, for
- * its timeline.
+ * file groups, in buckets or in partitions of buckets, for memory, each stopped after {@code
+ * fanOutSeconds} if it has not ended); then BENCHMARKS-compaction.md and its chart. The long
+ * variant runs schema1 once per sink at ten times BENCHMARK.md's rows (or {@code --rows}), without
+ * fan-out and without reading the tables back, for its timeline.
  */
 final class CompactionSuite {
-    static final List<Integer> DEFAULT_FAN_OUT = List.of(1, 100, 1_000, 10_000);
+    static final List<FanOut> DEFAULT_FAN_OUT =
+            List.of(
+                    new FanOut(1, 1),
+                    new FanOut(1, 100),
+                    new FanOut(1, 1_000),
+                    new FanOut(1, 10_000));
 
     /**
      * How long a fan-out run ingests at most: at 1,000 buckets and more a peer takes hours for
@@ -38,7 +43,7 @@ final class CompactionSuite {
     private final double rowsScale;
     private final Long rows;
     private final int repeat;
-    private final List<Integer> fanOut;
+    private final List<FanOut> fanOut;
     private final long fanOutSeconds;
     private final boolean longRun;
     private final boolean verify;
@@ -46,7 +51,7 @@ final class CompactionSuite {
     /**
      * @param sinks the sinks; their blackhole ceilings are added
      * @param rows the rows of every run, or null for BENCHMARK.md's times {@code rowsScale}
-     * @param fanOut the bucket counts of the fan-out runs (none: empty)
+     * @param fanOut the file groups of the fan-out runs (none: empty)
      * @param fanOutSeconds the most seconds a fan-out run ingests (0: no limit)
      */
     CompactionSuite(
@@ -55,7 +60,7 @@ final class CompactionSuite {
             double rowsScale,
             Long rows,
             int repeat,
-            List<Integer> fanOut,
+            List<FanOut> fanOut,
             long fanOutSeconds,
             boolean longRun,
             boolean verify) {
@@ -118,7 +123,7 @@ final class CompactionSuite {
             }
         }
         List<RunResult> fanOutRuns = new ArrayList<>();
-        for (int groups : fanOut) {
+        for (FanOut groups : fanOut) {
             for (SinkKind sink : sinks) {
                 if (!sink.writesTable()) {
                     continue;

@@ -53,14 +53,14 @@ record RunSetup(
     }
 
     /**
-     * The same runs into tables of {@code newBuckets} buckets, each ingestion stopped after {@code
-     * seconds} if it has not ended (0: never): the fan-out runs of --compaction on.
+     * The same runs into tables of {@code groups}' partitions and buckets, each ingestion stopped
+     * after {@code seconds} if it has not ended (0: never): the fan-out runs of --compaction on.
      */
-    RunSetup forFanOut(int newBuckets, long seconds) {
+    RunSetup forFanOut(FanOut groups, long seconds) {
         return new RunSetup(
                 parallelism,
-                newBuckets,
-                partitions,
+                groups.buckets(),
+                groups.partitions(),
                 checkpointIntervalMs,
                 heap,
                 bulkInsert,

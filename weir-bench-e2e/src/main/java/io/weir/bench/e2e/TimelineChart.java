@@ -142,11 +142,11 @@ final class TimelineChart {
 
     private static void fanOutCharts(
             List<RunResult> runs, Graphics2D g, int y, int width, int height) {
-        List<Integer> groups = new ArrayList<>();
+        List<String> groups = new ArrayList<>();
         runs.forEach(
                 r -> {
-                    if (!groups.contains(r.settings().buckets())) {
-                        groups.add(r.settings().buckets());
+                    if (!groups.contains(FanOut.of(r.settings()).label())) {
+                        groups.add(FanOut.of(r.settings()).label());
                     }
                 });
         List<String> names = new ArrayList<>();
@@ -161,7 +161,7 @@ final class TimelineChart {
             boolean any = false;
             for (RunResult r : runs) {
                 if (r.settings().sink() == SINKS.get(s) && r.ok()) {
-                    int gi = groups.indexOf(r.settings().buckets());
+                    int gi = groups.indexOf(FanOut.of(r.settings()).label());
                     rssRow[gi] = r.ingest().peakRssMb();
                     heapRow[gi] = r.ingest().figure("heap_after_gc_max_mb");
                     any = true;
@@ -174,19 +174,18 @@ final class TimelineChart {
                 heap.add(heapRow);
             }
         }
-        List<String> labels = groups.stream().map(v -> String.format("%,d", v)).toList();
         new BarChart(
-                        "Peak RSS, MB, by file groups (buckets)",
+                        "Peak RSS, MB, by file groups",
                         "%.0f",
-                        labels,
+                        groups,
                         names,
                         colors,
                         rss.toArray(new double[0][]))
                 .draw(g, 0, y, width / 2, height);
         new BarChart(
-                        "Heap after GC (max), MB, by file groups (buckets)",
+                        "Heap after GC (max), MB, by file groups",
                         "%.0f",
-                        labels,
+                        groups,
                         names,
                         colors,
                         heap.toArray(new double[0][]))

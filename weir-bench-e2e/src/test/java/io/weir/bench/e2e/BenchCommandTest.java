@@ -8,6 +8,7 @@ import picocli.CommandLine;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -73,8 +74,42 @@ class BenchCommandTest {
         assertThat(err.toString())
                 .startsWith(
                         "weir bench: --partitions applies to one run (--sink): --all compares"
-                                + " sinks on BENCHMARK.md's unpartitioned table"
+                                + " sinks on BENCHMARK.md's unpartitioned table (partitioned"
+                                + " fan-out runs: --fan-out PxB)"
                                 + System.lineSeparator());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "10y10 | --fan-out takes bucket counts (100) or partitions x buckets (10x10),"
+                        + " separated by commas; got '10y10'",
+                "0x10 | A fan-out run needs at least one partition and one bucket; got 0 x 10",
+                "-5 | A fan-out run needs at least one partition and one bucket; got 1 x -5",
+            })
+    void badFanOutsAreUsageErrorsBeforeAnyRun(String fanOut, String message) throws Exception {
+        StringWriter err = new StringWriter();
+        CommandLine command = BenchCommand.commandLine();
+        command.setErr(new PrintWriter(err, true));
+
+        int exitCode =
+                command.execute(
+                        "--all",
+                        "--compaction",
+                        "on",
+                        "--fan-out",
+                        "1," + fanOut,
+                        "--work-dir",
+                        work.toString());
+
+        assertThat(exitCode).isEqualTo(2);
+        assertThat(err.toString()).startsWith("weir bench: " + message + System.lineSeparator());
+        // Nothing ran: the work directory holds only the child JVMs' logging configuration.
+        try (var files = Files.list(work)) {
+            assertThat(files.map(f -> f.getFileName().toString()))
+                    .containsExactly("log4j2.properties");
+        }
     }
 
     @Test

@@ -28,6 +28,16 @@ class CompactionReportTest {
 
     private static RunResult run(
             SinkKind sink, int buckets, double seconds, double cpu, ObjectNode figures) {
+        return run(sink, 1, buckets, seconds, cpu, figures);
+    }
+
+    private static RunResult run(
+            SinkKind sink,
+            int partitions,
+            int buckets,
+            double seconds,
+            double cpu,
+            ObjectNode figures) {
         ObjectNode json = figures.deepCopy();
         json.put("seconds", seconds)
                 .put("cpu_s", cpu)
@@ -39,6 +49,7 @@ class CompactionReportTest {
         phases.put(Phase.INGEST, PhaseFigures.of(json));
         JobSettings settings =
                 JobSettings.builder(sink, Workload.SCHEMA1, 1_000_000, Path.of("/tmp/x"))
+                        .partitions(partitions)
                         .buckets(buckets)
                         .checkpointIntervalMs(2_000)
                         .phases(List.of(Phase.INGEST, Phase.VERIFY))
@@ -87,6 +98,7 @@ class CompactionReportTest {
                 List.of(
                         run(SinkKind.WEIR, 1, 3, 5, table(0.2, 4, timeline)),
                         run(SinkKind.PAIMON, 10_000, 30, 60, table(1.5, 9, timeline)),
+                        run(SinkKind.WEIR, 100, 100, 20, 40, table(0.4, 6, timeline)),
                         stoppedAtItsLimit(
                                 run(
                                         SinkKind.WEIR,
@@ -130,6 +142,9 @@ class CompactionReportTest {
                 .contains(
                         "| 10,000 | paimon | 1,000,000 | 33,333 | 11,000 | 1,100 | 700 | 40 | 1.50"
                                 + " | 9 |")
+                .contains(
+                        "| 10,000 (100 × 100) | weir | 1,000,000 | 50,000 | 1,100 | 110 | 700 |"
+                                + " 40 | 0.40 | 6 | yes |")
                 // rows/s of a stopped run would be the source's rows over a time they were not
                 // all ingested in: none; and its table is not checked
                 .contains(
@@ -138,7 +153,7 @@ class CompactionReportTest {
                 .contains("`write-only`=`false`")
                 .contains("![Throughput, sorted runs and compaction backlog over time")
                 .contains("\"sink\":\"paimon\"");
-        ObjectNode stopped = fanOut.get(2).summary();
+        ObjectNode stopped = fanOut.get(3).summary();
         assertThat(stopped.get("rows_per_s").isNull()).isTrue();
         assertThat(stopped.get("stopped_after_s").asLong()).isEqualTo(300);
         assertThat(stopped.get("ingested_rows").asLong()).isEqualTo(123_456);
