@@ -74,6 +74,7 @@ public final class BaseFileReader implements AutoCloseable {
     private final int[] absentPositions; // requested fields the file does not have: null
     private final BinaryRowWriter writer;
     private RecordReader<BinaryRow> records;
+    private PageReadStore pages; // the current row group's: its chunks until closed
     private boolean columnar; // the current row group is read by the decoders
     private int columnarRowGroups;
     private int rowGroupIndex;
@@ -136,6 +137,7 @@ public final class BaseFileReader implements AutoCloseable {
         ParquetReadOptions options =
                 ParquetReadOptions.builder(new PlainParquetConfiguration())
                         .withCodecFactory(codecs)
+                        .withAllocator(ChunkAllocator.INSTANCE)
                         .usePageChecksumVerification(true)
                         .build();
         try {
@@ -413,9 +415,10 @@ public final class BaseFileReader implements AutoCloseable {
                     decoder.release();
                 }
             }
+            closePages();
             columnar = columnarReads && decodable(rowGroup);
             codecs.pageArrays().lend(columnar);
-            PageReadStore pages = reader.readRowGroup(index);
+            pages = reader.readRowGroup(index);
             if (columnar) {
                 for (ColumnDecoder decoder : decoders) {
                     decoder.open(pages.getPageReader(decoder.column()), codecs.pageArrays());
@@ -467,10 +470,34 @@ public final class BaseFileReader implements AutoCloseable {
         return corrupt;
     }
 
+    /**
+     * Hands the current row group's column chunks back ({@link ChunkAllocator}) once nothing reads
+     * its pages: the decoders have let go of them, and no row of it is current.
+     */
+    private void closePages() {
+        records = null;
+        if (pages != null) {
+            PageReadStore done = pages;
+            pages = null;
+            try {
+                done.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("Cannot release the row group of " + path, e);
+            }
+        }
+    }
+
     @Override
     public void close() {
         row = null;
         try {
+            if (columnar) {
+                for (ColumnDecoder decoder : decoders) {
+                    decoder.release();
+                }
+                columnar = false;
+            }
+            closePages();
             reader.close();
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot close base file " + path, e);

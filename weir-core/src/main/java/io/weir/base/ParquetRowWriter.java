@@ -144,6 +144,8 @@ final class ParquetRowWriter {
                 e.addSuppressed(suppressed);
             }
             throw e;
+        } finally {
+            pages.release();
         }
         file.close();
     }

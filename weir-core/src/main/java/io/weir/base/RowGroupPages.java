@@ -46,6 +46,9 @@ import java.util.zip.CRC32;
  * column of random text or of bytes compressed already then costs the compressor one page per row
  * group, and every reader nothing.
  *
+ * <p>The slabs of a large column come from {@link LargeArrays} and go back there when the file is
+ * done ({@link #release}), so the files a compaction writes one after another reuse them.
+ *
  * <p>Format 1.0 data pages with checksums only (what {@link BaseFileWriter} writes), no bloom
  * filters, no encryption.
  */
@@ -72,9 +75,19 @@ final class RowGroupPages implements PageWriteStore, BloomFilterWriteStore {
         throw new UnsupportedOperationException("Weir base files have no bloom filters");
     }
 
-    /** Nothing to release: the buffers are plain arrays. */
+    /** Nothing to release until {@link #release}: the buffers stay for the next row group. */
     @Override
     public void close() {}
+
+    /**
+     * Once the file is closed, whether its footer was written or the close failed: hands the page
+     * slabs on to later files ({@link LargeArrays}). The pages must not be used afterwards.
+     */
+    void release() {
+        for (ColumnPages column : columns.values()) {
+            column.release();
+        }
+    }
 
     /** Writes every column chunk of the row group, in schema order, and empties the buffers. */
     void writeTo(ParquetFileWriter file) throws IOException {
@@ -212,9 +225,9 @@ final class RowGroupPages implements PageWriteStore, BloomFilterWriteStore {
                 return slabs.get(slab);
             }
             int grown = slab == 0 ? FIRST_SLAB : Math.min(2 * slabs.get(slab - 1).length, MAX_SLAB);
-            byte[] fresh = new byte[Math.max(grown, length)];
+            byte[] fresh = LargeArrays.take(Math.max(grown, length));
             if (slab < slabs.size()) {
-                slabs.set(slab, fresh);
+                LargeArrays.give(slabs.set(slab, fresh));
             } else {
                 slabs.add(fresh);
             }
@@ -319,6 +332,17 @@ final class RowGroupPages implements PageWriteStore, BloomFilterWriteStore {
         /** Nothing to release; the slabs stay for the next row group. */
         @Override
         public void close() {}
+
+        /** Hands the slabs on to the next file's pages ({@link LargeArrays}). */
+        void release() {
+            pages.clear();
+            for (byte[] s : slabs) {
+                LargeArrays.give(s);
+            }
+            slabs.clear();
+            slab = -1;
+            position = 0;
+        }
 
         @Override
         public long getMemSize() {
