@@ -26,7 +26,7 @@ final class LargeArrays {
     /** The largest array kept; larger requests are plain allocations. */
     static final int MAX_SIZE = 16 << 20;
 
-    /** The most bytes kept free for reuse, whatever the heap. */
+    /** The most bytes kept free for reuse: 256 MB, or a sixteenth of the heap if less. */
     static final long MAX_KEPT_BYTES = Math.min(256L << 20, Runtime.getRuntime().maxMemory() / 16);
 
     private static final int MIN_SHIFT = Integer.numberOfTrailingZeros(MIN_SIZE);
