@@ -410,12 +410,7 @@ public final class BaseFileReader implements AutoCloseable {
             return true;
         }
         try {
-            if (columnar) {
-                for (ColumnDecoder decoder : decoders) {
-                    decoder.release();
-                }
-            }
-            closePages();
+            releaseRowGroup();
             columnar = columnarReads && decodable(rowGroup);
             codecs.pageArrays().lend(columnar);
             pages = reader.readRowGroup(index);
@@ -471,18 +466,24 @@ public final class BaseFileReader implements AutoCloseable {
     }
 
     /**
-     * Hands the current row group's column chunks back ({@link ChunkAllocator}) once nothing reads
-     * its pages: the decoders have let go of them, and no row of it is current.
+     * Lets go of the current row group: the decoders give back their page arrays, then its column
+     * chunks go back ({@link ChunkAllocator}), since no row of it is current any more.
      */
-    private void closePages() {
+    private void releaseRowGroup() {
+        if (columnar) {
+            for (ColumnDecoder decoder : decoders) {
+                decoder.release();
+            }
+            columnar = false;
+        }
         records = null;
         if (pages != null) {
-            PageReadStore done = pages;
-            pages = null;
             try {
-                done.close();
+                pages.close();
             } catch (Exception e) {
                 throw new IllegalStateException("Cannot release the row group of " + path, e);
+            } finally {
+                pages = null;
             }
         }
     }
@@ -491,13 +492,7 @@ public final class BaseFileReader implements AutoCloseable {
     public void close() {
         row = null;
         try {
-            if (columnar) {
-                for (ColumnDecoder decoder : decoders) {
-                    decoder.release();
-                }
-                columnar = false;
-            }
-            closePages();
+            releaseRowGroup();
             reader.close();
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot close base file " + path, e);
