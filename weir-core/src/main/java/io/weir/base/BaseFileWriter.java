@@ -123,6 +123,7 @@ public final class BaseFileWriter {
                         .withDictionaryPageSize(options.pageSize())
                         .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
                         .withPageWriteChecksumEnabled(true)
+                        .withAllocator(new SlabAllocator())
                         .withValuesWriterFactory(new ValueWriters(deltaColumns));
         for (int c = 0; c < plain.length; c++) {
             if (plain[c]) {

@@ -29,6 +29,7 @@ import org.apache.parquet.internal.column.columnindex.OffsetIndex;
 import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.schema.MessageType;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -41,6 +42,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -117,6 +119,54 @@ class ParquetRowWriterTest {
         assertThat(id.getTotalSize()).isGreaterThan(2 * (64 << 10));
     }
 
+    /**
+     * The encoders' buffers are handed out again once released ({@link SlabAllocator}): the file is
+     * the same bytes as one whose encoders take new buffers for every page, with delta-packed
+     * integers (parquet-java's own encoders, whose buffers cannot be compared with parquet-java's
+     * writer in format 1.0), dictionaries that fall back, and hundreds of pages a column.
+     */
+    @Test
+    void encoderBuffersHandedOutAgainWriteTheSameBytes() throws Exception {
+        List<Object[]> rows = rows(new Random(11));
+        Set<String> delta = Set.of("id", "i", "req", "l");
+        SlabAllocator slabs = new SlabAllocator();
+        Path recycled = write(rows, properties(PAGE_SIZE).withAllocator(slabs), delta, "recycled");
+        Path fresh = write(rows, properties(PAGE_SIZE), delta, "fresh");
+
+        assertThat(Files.readAllBytes(recycled)).isEqualTo(Files.readAllBytes(fresh));
+        assertThat(slabs.keptBytes()).isPositive();
+        ParquetMetadata footer = footer(recycled);
+        assertThat(footer.getBlocks()).hasSizeGreaterThan(2);
+        ColumnChunkMetaData id = footer.getBlocks().get(0).getColumns().get(0);
+        assertThat(id.getEncodings()).contains(Encoding.DELTA_BINARY_PACKED);
+        assertThat(BaseFileColumnarReadTest.chunkHas(recycled.toString(), "u", true, true))
+                .isTrue();
+    }
+
+    private Path write(
+            List<Object[]> rows,
+            ParquetProperties.Builder properties,
+            Set<String> delta,
+            String name)
+            throws Exception {
+        Path path = dir.resolve(name + ".parquet");
+        ParquetCodecs codecs = new ParquetCodecs();
+        ParquetRowWriter writer =
+                new ParquetRowWriter(
+                        new LocalOutputFile(path),
+                        new RowShredder(TYPE),
+                        Map.of(),
+                        codecs.getCompressor(CompressionCodecName.UNCOMPRESSED),
+                        properties.withValuesWriterFactory(new ValueWriters(delta)).build(),
+                        ROW_GROUP_SIZE);
+        for (Object[] values : rows) {
+            writer.write(BinaryRowWriter.toRow(TYPE, values));
+        }
+        writer.close();
+        codecs.release();
+        return path;
+    }
+
     private ParquetMetadata compareWithParquetJava(
             BaseFileCompression compression, int pageSize, long rowGroupSize) throws Exception {
         List<Object[]> rows = rows(new Random(7));
@@ -131,7 +181,10 @@ class ParquetRowWriterTest {
                         new RowShredder(TYPE),
                         metadata,
                         codecs.getCompressor(ParquetCodecs.codecName(compression)),
-                        properties(pageSize).withValuesWriterFactory(new ValueWriters()).build(),
+                        properties(pageSize)
+                                .withAllocator(new SlabAllocator())
+                                .withValuesWriterFactory(new ValueWriters())
+                                .build(),
                         rowGroupSize);
         for (Object[] values : rows) {
             writer.write(BinaryRowWriter.toRow(TYPE, values));
