@@ -41,6 +41,8 @@ public final class FileCommitLog implements CommitLog {
     private final Clock clock;
     private final SchemaVersions schemas;
     private final StateLoader loader;
+    // The key of the states this log shares with the other logs of its table; null: shares none.
+    private final SharedStates.Key sharedKey;
     // The latest state, or, while the table is damaged, the latest readable one found below it.
     private volatile TableState current;
     // The latest commit id: current's, or, while damaged, the latest that exists or is proven.
@@ -48,7 +50,7 @@ public final class FileCommitLog implements CommitLog {
     // Non-null while the latest commit cannot be read (a damaged or missing commit file).
     private volatile CorruptFileException damage;
 
-    private FileCommitLog(MetadataFiles files, Clock clock, TableMetadata first) {
+    private FileCommitLog(MetadataFiles files, Clock clock, TableMetadata first, boolean shared) {
         this.files = files;
         this.clock = clock;
         this.schemas = new SchemaVersions(files, clock, first);
@@ -58,6 +60,7 @@ public final class FileCommitLog implements CommitLog {
                         first::createdMillis,
                         () -> metadata().options().metadataCheckpointInterval());
         this.current = loader.empty();
+        this.sharedKey = shared ? new SharedStates.Key(files.location(), first) : null;
     }
 
     /**
@@ -85,7 +88,8 @@ public final class FileCommitLog implements CommitLog {
             throw new TableAlreadyExistsException(
                     "Cannot create table at " + location + ": a table exists there (" + path + ")");
         }
-        return new FileCommitLog(files, clock, metadata);
+        SharedStates.forget(files.location());
+        return new FileCommitLog(files, clock, metadata, true);
     }
 
     /**
@@ -99,6 +103,19 @@ public final class FileCommitLog implements CommitLog {
 
     /** Loads a table whose commit timestamps and retention decisions follow {@code clock}. */
     public static FileCommitLog load(FileIO io, String location, Clock clock) {
+        return load(io, location, clock, true);
+    }
+
+    /**
+     * Loads a table into a log that shares no state with the other logs of this JVM ({@link
+     * SharedStates}), as a log in another process: it reads every commit it learns of from its
+     * file.
+     */
+    static FileCommitLog loadUnshared(FileIO io, String location, Clock clock) {
+        return load(io, location, clock, false);
+    }
+
+    private static FileCommitLog load(FileIO io, String location, Clock clock, boolean shared) {
         MetadataFiles files = new MetadataFiles(io, location);
         TableMetadata first = files.readSchema(0);
         if (first == null) {
@@ -109,7 +126,7 @@ public final class FileCommitLog implements CommitLog {
                             + files.paths().schema(0)
                             + ")");
         }
-        FileCommitLog log = new FileCommitLog(files, clock, first);
+        FileCommitLog log = new FileCommitLog(files, clock, first, shared);
         log.settle(log.loader.findLatest(0));
         return log;
     }
@@ -157,17 +174,30 @@ public final class FileCommitLog implements CommitLog {
         if (latest == cur.commitId()) {
             return cur;
         }
-        // Far behind: a checkpoint is cheaper than replaying every missed commit.
-        boolean farBehind = latest - cur.commitId() > checkpointInterval();
+        // Another log of this table in this JVM may have read or published the commits already.
+        TableState shared = sharedKey == null ? null : SharedStates.newest(sharedKey);
         TableState next;
-        try {
-            next = farBehind ? loader.load(latest) : loader.replay(cur, latest);
-        } catch (SnapshotExpiredException e) {
-            // Commits after ours expired meanwhile: start from a checkpoint instead.
-            next = loadLatest(latest);
-        } catch (CorruptFileException e) {
-            settle(found);
-            return current();
+        if (shared != null && shared.commitId() == latest) {
+            next = shared;
+        } else {
+            TableState from =
+                    shared != null
+                                    && shared.commitId() > cur.commitId()
+                                    && shared.commitId() < latest
+                            ? shared
+                            : cur;
+            // Far behind: a checkpoint is cheaper than replaying every missed commit.
+            boolean farBehind = latest - from.commitId() > checkpointInterval();
+            try {
+                next = farBehind ? loader.load(latest) : loader.replay(from, latest);
+            } catch (SnapshotExpiredException e) {
+                // Commits after ours expired meanwhile: start from a checkpoint instead.
+                next = loadLatest(latest);
+            } catch (CorruptFileException e) {
+                settle(found);
+                return current();
+            }
+            next = share(next);
         }
         current = next;
         head = next.commitId();
@@ -198,7 +228,9 @@ public final class FileCommitLog implements CommitLog {
             return;
         }
         try {
-            TableState next = loadLatest(found.latest());
+            // Read from the files even when another log shares this commit's state: damage there is
+            // found on opening the table.
+            TableState next = share(loadLatest(found.latest()));
             current = next;
             head = next.commitId();
             damage = null;
@@ -409,7 +441,7 @@ public final class FileCommitLog implements CommitLog {
 
     /** Called once a commit landed; what follows it is best effort. */
     void published(TableState next) {
-        current = next;
+        current = share(next);
         head = next.commitId();
         damage = null;
         AfterCommitWrites.write(files, next, checkpointInterval());
@@ -438,6 +470,11 @@ public final class FileCommitLog implements CommitLog {
                             + latest);
         }
         return latest;
+    }
+
+    /** The state to hold for {@code state}'s commit: the shared one if there is one. */
+    private TableState share(TableState state) {
+        return sharedKey == null ? state : SharedStates.offer(sharedKey, state);
     }
 
     private int checkpointInterval() {

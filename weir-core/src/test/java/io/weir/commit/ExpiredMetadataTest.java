@@ -281,7 +281,8 @@ class ExpiredMetadataTest {
     void aRefreshThatAnExpiryOvertakesLoadsTheNewerLatestCommit() throws Exception {
         FileCommitLog writer = create(4, 5);
         ExpiringOnRead io = new ExpiringOnRead(writer);
-        FileCommitLog reader = FileCommitLog.load(io, location(), clock);
+        // A reader in another process: it reads the writer's commits from their files.
+        FileCommitLog reader = FileCommitLog.loadUnshared(io, location(), clock);
         assertThat(reader.current().commitId()).isEqualTo(5);
         for (int i = 0; i < 3; i++) {
             writer.commit(CommitRequest.append(List.of(TestDataFiles.log("e", i))));

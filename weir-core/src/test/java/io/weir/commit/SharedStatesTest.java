@@ -1,0 +1,103 @@
+package io.weir.commit;
+
+import io.weir.DataFile;
+import io.weir.io.LocalFileIO;
+import io.weir.testing.TestDataFiles;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Logs of one table in one JVM hold one state per commit, equal to the one its files give. */
+class SharedStatesTest {
+    @TempDir Path dir;
+
+    @Test
+    void logsOfOneTableShareEachCommitsStateWhichEqualsTheStateReadFromItsFiles() {
+        String location = dir.resolve("t").toString();
+        FileCommitLog committer =
+                FileCommitLog.create(new LocalFileIO(), location, TestDataFiles.metadata(Map.of()));
+        committer.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 0))));
+
+        // Opening a table reads its commit files (damage there is found), then holds the state
+        // shared for that commit.
+        CountingFileIO io = new CountingFileIO();
+        FileCommitLog writer = FileCommitLog.load(io, location);
+        assertThat(io.readsUnder("commits")).isEqualTo(1);
+        assertThat(writer.current()).isSameAs(committer.current());
+
+        // Appends, then a compaction that removes files: a refresh reads no commit file.
+        for (int i = 1; i <= 4; i++) {
+            committer.commit(CommitRequest.append(List.of(TestDataFiles.log("d", i % 2))));
+        }
+        List<DataFile> group0 = committer.current().files(TestDataFiles.log("d", 0).fileGroup());
+        long merged = group0.stream().mapToLong(DataFile::sequence).max().orElseThrow();
+        committer.commit(
+                CommitRequest.compact(
+                        group0.stream().map(DataFile::path).toList(),
+                        List.of(TestDataFiles.base("d", 0, merged))));
+        io.reset();
+        TableState refreshed = writer.refresh();
+        assertThat(refreshed.commitId()).isEqualTo(6);
+        assertThat(refreshed).isSameAs(committer.current());
+        assertThat(io.readsUnder("commits")).isZero();
+
+        // The state the committer built is the one the files give to a reader of its own.
+        StateLoader files =
+                new StateLoader(new MetadataFiles(new LocalFileIO(), location), () -> 0L, () -> 10);
+        assertThat(refreshed).isEqualTo(files.load(6));
+        assertThat(refreshed.files(TestDataFiles.log("d", 0).fileGroup())).hasSize(1);
+    }
+
+    @Test
+    void aLogThatFallsBehindReplaysOnlyTheCommitsAfterTheSharedState() {
+        String location = dir.resolve("t").toString();
+        FileCommitLog committer =
+                FileCommitLog.create(new LocalFileIO(), location, TestDataFiles.metadata(Map.of()));
+        committer.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 0))));
+        CountingFileIO io = new CountingFileIO();
+        FileCommitLog reader = FileCommitLog.load(io, location);
+        committer.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 1))));
+        committer.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 0))));
+
+        // A commit by another process: not shared in this JVM, so read from its file, once.
+        FileCommitLog other = FileCommitLog.load(new LocalFileIO(), location);
+        committer.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 1))));
+        other.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 1))));
+        io.reset();
+        TableState refreshed = reader.refresh();
+        assertThat(refreshed.commitId()).isEqualTo(5);
+        assertThat(refreshed).isSameAs(other.current());
+        assertThat(io.readsUnder("commits")).isZero();
+        StateLoader files =
+                new StateLoader(new MetadataFiles(new LocalFileIO(), location), () -> 0L, () -> 10);
+        assertThat(refreshed).isEqualTo(files.load(5));
+    }
+
+    @Test
+    void aTableCreatedAgainAtTheSameLocationIsAnotherTable() throws Exception {
+        // The same first schema version, to the millisecond: only the creation tells them apart.
+        String location = dir.resolve("t").toString();
+        FileCommitLog first =
+                FileCommitLog.create(new LocalFileIO(), location, TestDataFiles.metadata(Map.of()));
+        first.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 0))));
+        first.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 1))));
+        new LocalFileIO().deleteRecursively(location);
+
+        FileCommitLog second =
+                FileCommitLog.create(new LocalFileIO(), location, TestDataFiles.metadata(Map.of()));
+        second.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 3))));
+        FileCommitLog reader = FileCommitLog.load(new LocalFileIO(), location);
+        second.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 2))));
+
+        TableState refreshed = reader.refresh();
+        assertThat(refreshed).isNotSameAs(first.current());
+        assertThat(refreshed).isSameAs(second.current());
+        assertThat(refreshed.files()).extracting(DataFile::bucket).containsExactly(2, 3);
+    }
+}
