@@ -20,9 +20,7 @@ class SharedStatesTest {
     @Test
     void logsOfOneTableShareEachCommitsStateWhichEqualsTheStateReadFromItsFiles() {
         String location = dir.resolve("t").toString();
-        FileCommitLog committer =
-                FileCommitLog.create(new LocalFileIO(), location, TestDataFiles.metadata(Map.of()));
-        committer.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 0))));
+        FileCommitLog committer = tableWithOneCommit(location);
 
         // Opening a table reads its commit files (damage there is found), then holds the state
         // shared for that commit.
@@ -48,18 +46,14 @@ class SharedStatesTest {
         assertThat(io.readsUnder("commits")).isZero();
 
         // The state the committer built is the one the files give to a reader of its own.
-        StateLoader files =
-                new StateLoader(new MetadataFiles(new LocalFileIO(), location), () -> 0L, () -> 10);
-        assertThat(refreshed).isEqualTo(files.load(6));
+        assertThat(refreshed).isEqualTo(readFromFiles(location, 6));
         assertThat(refreshed.files(TestDataFiles.log("d", 0).fileGroup())).hasSize(1);
     }
 
     @Test
     void aLogThatFallsBehindReplaysOnlyTheCommitsAfterTheSharedState() {
         String location = dir.resolve("t").toString();
-        FileCommitLog committer =
-                FileCommitLog.create(new LocalFileIO(), location, TestDataFiles.metadata(Map.of()));
-        committer.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 0))));
+        FileCommitLog committer = tableWithOneCommit(location);
         CountingFileIO io = new CountingFileIO();
         FileCommitLog reader = FileCommitLog.load(io, location);
         committer.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 1))));
@@ -74,30 +68,38 @@ class SharedStatesTest {
         assertThat(refreshed.commitId()).isEqualTo(5);
         assertThat(refreshed).isSameAs(other.current());
         assertThat(io.readsUnder("commits")).isZero();
-        StateLoader files =
-                new StateLoader(new MetadataFiles(new LocalFileIO(), location), () -> 0L, () -> 10);
-        assertThat(refreshed).isEqualTo(files.load(5));
+        assertThat(refreshed).isEqualTo(readFromFiles(location, 5));
     }
 
     @Test
     void aTableCreatedAgainAtTheSameLocationIsAnotherTable() throws Exception {
         // The same first schema version, to the millisecond: only the creation tells them apart.
         String location = dir.resolve("t").toString();
-        FileCommitLog first =
-                FileCommitLog.create(new LocalFileIO(), location, TestDataFiles.metadata(Map.of()));
-        first.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 0))));
+        FileCommitLog first = tableWithOneCommit(location);
         first.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 1))));
         new LocalFileIO().deleteRecursively(location);
 
-        FileCommitLog second =
-                FileCommitLog.create(new LocalFileIO(), location, TestDataFiles.metadata(Map.of()));
-        second.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 3))));
+        FileCommitLog second = tableWithOneCommit(location);
         FileCommitLog reader = FileCommitLog.load(new LocalFileIO(), location);
         second.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 2))));
 
         TableState refreshed = reader.refresh();
         assertThat(refreshed).isNotSameAs(first.current());
         assertThat(refreshed).isSameAs(second.current());
-        assertThat(refreshed.files()).extracting(DataFile::bucket).containsExactly(2, 3);
+        assertThat(refreshed.files()).extracting(DataFile::bucket).containsExactly(0, 2);
+    }
+
+    /** A table of the test schema, created at {@code location}, with one log committed. */
+    private static FileCommitLog tableWithOneCommit(String location) {
+        FileCommitLog log =
+                FileCommitLog.create(new LocalFileIO(), location, TestDataFiles.metadata(Map.of()));
+        log.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 0))));
+        return log;
+    }
+
+    /** The state of a commit as its files give it, to a loader that shares nothing. */
+    private static TableState readFromFiles(String location, long commitId) {
+        return new StateLoader(new MetadataFiles(new LocalFileIO(), location), () -> 0L, () -> 10)
+                .load(commitId);
     }
 }
