@@ -1,6 +1,7 @@
 package io.weir.commit;
 
 import io.weir.DataFile;
+import io.weir.FileGroupId;
 import io.weir.io.LocalFileIO;
 import io.weir.testing.TestDataFiles;
 
@@ -8,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 
@@ -59,16 +61,22 @@ class SharedStatesTest {
         committer.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 1))));
         committer.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 0))));
 
-        // A commit by another process: not shared in this JVM, so read from its file, once.
-        FileCommitLog other = FileCommitLog.load(new LocalFileIO(), location);
+        // Commit 4 is shared in this JVM; commit 5 comes from another process, which shares
+        // nothing here. The reader, at commit 1, starts from the shared commit 4 and reads commit
+        // 5 alone from its file.
+        FileCommitLog other =
+                FileCommitLog.loadUnshared(new LocalFileIO(), location, Clock.systemUTC());
         committer.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 1))));
         other.commit(CommitRequest.append(List.of(TestDataFiles.log("d", 1))));
+        assertThat(committer.current().commitId()).isEqualTo(4);
         io.reset();
         TableState refreshed = reader.refresh();
         assertThat(refreshed.commitId()).isEqualTo(5);
-        assertThat(refreshed).isSameAs(other.current());
-        assertThat(io.readsUnder("commits")).isZero();
+        assertThat(io.readsUnder("commits")).isEqualTo(1);
         assertThat(refreshed).isEqualTo(readFromFiles(location, 5));
+        // What commit 5 left alone is the shared state's own: group 0's list of files.
+        FileGroupId group0 = TestDataFiles.log("d", 0).fileGroup();
+        assertThat(refreshed.files(group0)).isSameAs(committer.current().files(group0));
     }
 
     @Test
