@@ -45,8 +45,11 @@ import static io.weir.log.LogFormat.SCHEMA_ID;
 public final class LogFileWriter {
     private static final int INITIAL_PAYLOAD_CAPACITY = 64 << 10;
 
-    /** Blocks stored without trying after poorly compressed ones: at most 2^4 - 1. */
-    private static final int MAX_POOR_BLOCKS = 4;
+    /**
+     * Blocks stored without trying after poorly compressed ones: at most 2^6 - 1, so that data that
+     * does not compress (random text) costs a trial every 64 blocks.
+     */
+    private static final int MAX_POOR_BLOCKS = 6;
 
     private final String path;
     private final LogWriterOptions options;
@@ -73,10 +76,14 @@ public final class LogFileWriter {
     private LogFileInfo info;
     private boolean aborted;
 
-    /** Blocks tried in a row that compression did not make worth storing compressed. */
+    /**
+     * Blocks tried in a row that compression did not make worth storing compressed: carried from
+     * file to file in shared {@link LogWriteBuffers}, whose files hold the same table's rows, so
+     * that a flush's files do not each try their first blocks again.
+     */
     private int poorBlocks;
 
-    /** Blocks still to store without trying to compress them. */
+    /** Blocks still to store without trying to compress them; carried like {@link #poorBlocks}. */
     private int skipCompression;
 
     /** Creates the file (it must not exist) and writes the file header. */
@@ -120,6 +127,8 @@ public final class LogFileWriter {
                             ? buffers.block
                             : new byte[initial];
             this.compressed = buffers.compressed;
+            this.poorBlocks = buffers.poorBlocks;
+            this.skipCompression = buffers.skipCompression;
             this.out = file.create();
         } catch (IOException | RuntimeException e) {
             releaseBuffers();
@@ -324,6 +333,8 @@ public final class LogFileWriter {
         }
         buffers.block = block;
         buffers.compressed = compressed;
+        buffers.poorBlocks = poorBlocks;
+        buffers.skipCompression = skipCompression;
         buffers.release();
     }
 }

@@ -8,7 +8,8 @@ import java.util.zip.CRC32C;
  * The memory and codec state of a {@link LogFileWriter}, to be reused by the writers of files that
  * are written one after another: a table writer's flush writes one log file per file group, and
  * without sharing each of them would allocate its own block buffer (growing to the block size),
- * compression buffer, compressor and CRC state.
+ * compression buffer, compressor and CRC state, and would try again to compress the first blocks of
+ * rows that the files before it showed not to compress.
  *
  * <p>One writer at a time: a {@link LogFileWriter} takes the buffers when it is created and gives
  * them back when it is closed or aborted. Not thread-safe. {@link #close()} releases the codec's
@@ -22,6 +23,11 @@ public final class LogWriteBuffers implements AutoCloseable {
     byte[] block;
 
     byte[] compressed = new byte[0];
+
+    /** How poorly the last blocks compressed, for the next writer ({@link LogFileWriter}'s). */
+    int poorBlocks;
+
+    int skipCompression;
     private BlockCodec compressor;
     private boolean inUse;
     private boolean closed;

@@ -21,8 +21,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Files written one after another with shared {@link LogWriteBuffers} (as a writer's flush does)
- * are byte for byte the files written with buffers of their own, whatever the previous file left in
- * the buffers; and the buffers serve one writer at a time.
+ * are byte for byte the files written with buffers of their own, whatever bytes the previous file
+ * left in the buffers (of rows that compress: which blocks a writer tries to compress carries over,
+ * LogBlockCompressionTest); and the buffers serve one writer at a time.
  */
 class LogWriteBuffersTest {
     @TempDir Path dir;
