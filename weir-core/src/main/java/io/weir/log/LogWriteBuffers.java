@@ -27,7 +27,9 @@ public final class LogWriteBuffers implements AutoCloseable {
     /** How poorly the last blocks compressed, for the next writer ({@link LogFileWriter}'s). */
     int poorBlocks;
 
+    /** Blocks the next writer stores before it tries to compress one again. */
     int skipCompression;
+
     private BlockCodec compressor;
     private boolean inUse;
     private boolean closed;
