@@ -1,7 +1,5 @@
 package io.weir.base;
 
-import java.util.ArrayDeque;
-
 /**
  * Large byte arrays kept for reuse across files: the page slabs of the Parquet files a thread
  * writes ({@link RowGroupPages}) and the column chunks of those it reads ({@link ChunkAllocator}).
@@ -29,19 +27,8 @@ final class LargeArrays {
     /** The most bytes kept free for reuse: 256 MB, or a sixteenth of the heap if less. */
     static final long MAX_KEPT_BYTES = Math.min(256L << 20, Runtime.getRuntime().maxMemory() / 16);
 
-    private static final int MIN_SHIFT = Integer.numberOfTrailingZeros(MIN_SIZE);
-
-    @SuppressWarnings("unchecked")
-    private static final ArrayDeque<byte[]>[] FREE =
-            new ArrayDeque[Integer.numberOfTrailingZeros(MAX_SIZE) - MIN_SHIFT + 1];
-
-    private static long keptBytes;
-
-    static {
-        for (int i = 0; i < FREE.length; i++) {
-            FREE[i] = new ArrayDeque<>();
-        }
-    }
+    private static final SizeClassArrays KEPT =
+            new SizeClassArrays(MIN_SIZE, MAX_SIZE, MAX_KEPT_BYTES);
 
     private LargeArrays() {}
 
@@ -53,15 +40,9 @@ final class LargeArrays {
         if (size < MIN_SIZE || size > MAX_SIZE) {
             return new byte[size];
         }
-        int sizeClass = sizeClass(size);
-        synchronized (FREE) {
-            byte[] kept = FREE[sizeClass].pollLast();
-            if (kept != null) {
-                keptBytes -= kept.length;
-                return kept;
-            }
+        synchronized (KEPT) {
+            return KEPT.take(size);
         }
-        return new byte[MIN_SIZE << sizeClass];
     }
 
     /**
@@ -69,36 +50,22 @@ final class LargeArrays {
      * arrays beyond {@link #MAX_KEPT_BYTES}, are left to the collector.
      */
     static void give(byte[] array) {
-        int length = array.length;
-        if (length < MIN_SIZE || length > MAX_SIZE || Integer.bitCount(length) != 1) {
-            return;
-        }
-        synchronized (FREE) {
-            if (keptBytes + length <= MAX_KEPT_BYTES) {
-                FREE[sizeClass(length)].addLast(array);
-                keptBytes += length;
-            }
+        synchronized (KEPT) {
+            KEPT.give(array);
         }
     }
 
     /** The bytes kept for reuse now (for tests). */
     static long keptBytes() {
-        synchronized (FREE) {
-            return keptBytes;
+        synchronized (KEPT) {
+            return KEPT.keptBytes();
         }
     }
 
     /** Drops every kept array (for tests). */
     static void clear() {
-        synchronized (FREE) {
-            for (ArrayDeque<byte[]> free : FREE) {
-                free.clear();
-            }
-            keptBytes = 0;
+        synchronized (KEPT) {
+            KEPT.clear();
         }
-    }
-
-    private static int sizeClass(int size) {
-        return 32 - Integer.numberOfLeadingZeros(size - 1) - MIN_SHIFT;
     }
 }

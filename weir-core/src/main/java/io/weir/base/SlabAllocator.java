@@ -3,7 +3,6 @@ package io.weir.base;
 import org.apache.parquet.bytes.ByteBufferAllocator;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
@@ -30,32 +29,15 @@ final class SlabAllocator implements ByteBufferAllocator {
     /** The most bytes kept free for reuse. */
     static final long MAX_KEPT_BYTES = 64L << 20;
 
-    private static final int MIN_SHIFT = Integer.numberOfTrailingZeros(MIN_SIZE);
-
-    private final ArrayDeque<byte[]>[] free;
+    private final SizeClassArrays kept = new SizeClassArrays(MIN_SIZE, MAX_SIZE, MAX_KEPT_BYTES);
     private final Set<byte[]> lent = Collections.newSetFromMap(new IdentityHashMap<>());
-    private long keptBytes;
-
-    @SuppressWarnings("unchecked")
-    SlabAllocator() {
-        free = new ArrayDeque[Integer.numberOfTrailingZeros(MAX_SIZE) - MIN_SHIFT + 1];
-        for (int i = 0; i < free.length; i++) {
-            free[i] = new ArrayDeque<>();
-        }
-    }
 
     @Override
     public ByteBuffer allocate(int size) {
         if (size > MAX_SIZE) {
             return ByteBuffer.allocate(size);
         }
-        int sizeClass = sizeClass(size);
-        byte[] array = free[sizeClass].pollLast();
-        if (array == null) {
-            array = new byte[MIN_SIZE << sizeClass];
-        } else {
-            keptBytes -= array.length;
-        }
+        byte[] array = kept.take(size);
         lent.add(array);
         // A buffer of exactly the size asked for: the encoders fill a buffer to its capacity.
         return ByteBuffer.wrap(array, 0, size).slice();
@@ -63,16 +45,9 @@ final class SlabAllocator implements ByteBufferAllocator {
 
     @Override
     public void release(ByteBuffer buffer) {
-        if (!buffer.hasArray()) {
-            return;
-        }
-        byte[] array = buffer.array();
-        if (!lent.remove(array)) {
-            return; // not lent here, or released already
-        }
-        if (keptBytes + array.length <= MAX_KEPT_BYTES) {
-            free[sizeClass(array.length)].addLast(array);
-            keptBytes += array.length;
+        // Only a buffer lent here and not yet released: not one of ByteBuffer.allocate, not twice.
+        if (buffer.hasArray() && lent.remove(buffer.array())) {
+            kept.give(buffer.array());
         }
     }
 
@@ -83,11 +58,6 @@ final class SlabAllocator implements ByteBufferAllocator {
 
     /** Bytes waiting for reuse. */
     long keptBytes() {
-        return keptBytes;
-    }
-
-    private static int sizeClass(int size) {
-        int bits = 32 - Integer.numberOfLeadingZeros(Math.max(size, MIN_SIZE) - 1);
-        return bits - MIN_SHIFT;
+        return kept.keptBytes();
     }
 }
