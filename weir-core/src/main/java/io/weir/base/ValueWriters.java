@@ -8,8 +8,6 @@ import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.values.ValuesWriter;
-import org.apache.parquet.column.values.delta.DeltaBinaryPackingValuesWriterForInteger;
-import org.apache.parquet.column.values.delta.DeltaBinaryPackingValuesWriterForLong;
 import org.apache.parquet.column.values.dictionary.DictionaryValuesWriter;
 import org.apache.parquet.column.values.factory.ValuesWriterFactory;
 import org.apache.parquet.column.values.fallback.FallbackValuesWriter;
@@ -29,8 +27,8 @@ import java.util.Set;
  * values), except that plain values go to {@link Plain}, which writes them into one array, and the
  * dictionaries of integer columns to {@link IntegerDictionaryWriter}: the pages are byte for byte
  * the same, without parquet-java's byte-at-a-time little-endian stream and hash map. Integer
- * columns named for it are written DELTA_BINARY_PACKED instead, by parquet-java's writers (blocks
- * of 128 values in 4 miniblocks), without a dictionary.
+ * columns named for it are written DELTA_BINARY_PACKED instead, without a dictionary, by {@link
+ * IntegerDeltaWriter}: parquet-java's pages (blocks of 128 values in 4 miniblocks) in one array.
  */
 final class ValueWriters implements ValuesWriterFactory {
     private final Set<String> deltaColumns;
@@ -67,15 +65,11 @@ final class ValueWriters implements ValuesWriterFactory {
                     properties.getAllocator());
         }
         if (deltaColumns.contains(column.getPath()[0])) {
-            int slab = properties.getInitialSlabSize();
-            int page = properties.getPageSizeThreshold();
-            ByteBufferAllocator allocator = properties.getAllocator();
-            if (type == PrimitiveTypeName.INT32) {
-                return new DeltaBinaryPackingValuesWriterForInteger(slab, page, allocator);
-            } else if (type == PrimitiveTypeName.INT64) {
-                return new DeltaBinaryPackingValuesWriterForLong(slab, page, allocator);
+            if (type != PrimitiveTypeName.INT32 && type != PrimitiveTypeName.INT64) {
+                throw new IllegalArgumentException("Cannot delta-encode Parquet column " + column);
             }
-            throw new IllegalArgumentException("Cannot delta-encode Parquet column " + column);
+            return new IntegerDeltaWriter(
+                    type == PrimitiveTypeName.INT64, properties.getPageSizeThreshold());
         }
         Plain plain = new Plain(properties.getInitialSlabSize());
         return properties.isDictionaryEnabled(column)
