@@ -120,8 +120,8 @@ final class DictionarySample {
     }
 
     /**
-     * The size of {@code n} values of {@code width} bits (32 or 64) as parquet-java's
-     * DELTA_BINARY_PACKED writer stores them: a header, then blocks of 128 deltas, each with its
+     * The size of {@code n} values of {@code width} bits (32 or 64) as {@link IntegerDeltaWriter}
+     * (parquet-java's bytes) stores them: a header, then blocks of 128 deltas, each with its
      * minimum delta and the widths of its 4 miniblocks of 32, and the miniblocks that hold deltas
      * bit-packed at the width of their largest delta above the minimum. Deltas wrap at {@code
      * width} bits.
