@@ -1,6 +1,7 @@
 package io.weir.read;
 
 import io.weir.DataFile;
+import io.weir.DataFilePaths;
 import io.weir.FileKind;
 import io.weir.Schema;
 import io.weir.Table;
@@ -69,8 +70,12 @@ public final class FileGroupReader {
             return new ConcatReader(sources);
         }
         KeyFields key = KeyFields.of(rowType, schema.primaryKeyPositions());
+        List<String> names =
+                ordered.stream()
+                        .map(f -> DataFilePaths.resolve(table.location(), f.path()))
+                        .toList();
         return new SortedMergeReader(
-                sources, key, MergeFunctions.create(readAs, false, false), keepDeletes);
+                sources, names, key, MergeFunctions.create(readAs, false, false), keepDeletes);
     }
 
     /**

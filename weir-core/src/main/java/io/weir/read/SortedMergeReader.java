@@ -3,11 +3,13 @@ package io.weir.read;
 import io.weir.data.BinaryRow;
 import io.weir.data.KeyFields;
 import io.weir.data.RowReader;
+import io.weir.exceptions.CorruptFileException;
 import io.weir.merge.MergeFunction;
 import io.weir.util.Closeables;
 import io.weir.util.IndexHeap;
 
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * Merge-on-read of one file group of a keyed table: sources yield rows sorted by primary key and
@@ -15,9 +17,17 @@ import java.util.List;
  * folded by the table's {@link MergeFunction}. A key whose result is a retraction is dropped,
  * unless retractions are kept (for change computations), in which case it is returned with its
  * kind.
+ *
+ * <p>Every record merged is checked against the one before it in its source: a key below it means
+ * the file is not sorted, which docs/format.md §4 and §5.2 require of every data file, and is a
+ * {@link CorruptFileException} naming the file, never a wrong merge.
  */
 public final class SortedMergeReader implements RowReader {
     private final RowReader[] sources;
+
+    /** Each source's file, for errors. */
+    private final List<String> names;
+
     private final KeyFields key;
     private final MergeFunction merge;
     private final boolean keepDeletes;
@@ -42,6 +52,32 @@ public final class SortedMergeReader implements RowReader {
      */
     public SortedMergeReader(
             List<RowReader> sources, KeyFields key, MergeFunction merge, boolean keepDeletes) {
+        this(
+                sources,
+                IntStream.range(0, sources.size()).mapToObj(i -> "source " + i).toList(),
+                key,
+                merge,
+                keepDeletes);
+    }
+
+    /**
+     * @param sources readers sorted by key, oldest first; closed with this reader
+     * @param names the file each source reads, for errors
+     * @param key the primary key
+     * @param merge the table's merge function, for rows that do not stay valid
+     * @param keepDeletes whether a key whose result is a retraction is returned instead of dropped
+     */
+    public SortedMergeReader(
+            List<RowReader> sources,
+            List<String> names,
+            KeyFields key,
+            MergeFunction merge,
+            boolean keepDeletes) {
+        if (names.size() != sources.size()) {
+            throw new IllegalArgumentException(
+                    names.size() + " names for " + sources.size() + " sources");
+        }
+        this.names = List.copyOf(names);
         this.sources = sources.toArray(new RowReader[0]);
         this.key = key;
         this.merge = merge;
@@ -80,11 +116,26 @@ public final class SortedMergeReader implements RowReader {
         return merge.result();
     }
 
-    /** Moves the top source to its next row, or drops it from the heap when it is exhausted. */
+    /**
+     * Moves the top source to its next row, or drops it from the heap when it is exhausted. The row
+     * it leaves is on the key being merged, whose copy is the merge's result: the next row must not
+     * be below it.
+     */
     private void advance() {
         int top = heap.top();
         if (sources[top].next()) {
-            prefixes[top] = key.normalizedPrefix(sources[top].row());
+            long before = prefixes[top];
+            long prefix = key.normalizedPrefix(sources[top].row());
+            if (Long.compareUnsigned(prefix, before) < 0
+                    || (prefix == before
+                            && !prefixDetermines
+                            && key.compare(sources[top].row(), merge.result()) < 0)) {
+                throw new CorruptFileException(
+                        names.get(top),
+                        "a record's primary key is below the record before it: the file's"
+                                + " records are not in key order (docs/format.md §4, §5.2)");
+            }
+            prefixes[top] = prefix;
             heap.topAdvanced();
         } else {
             heap.removeTop();

@@ -5,6 +5,7 @@ import io.weir.data.BinaryRowWriter;
 import io.weir.data.KeyFields;
 import io.weir.data.RowKind;
 import io.weir.data.RowReader;
+import io.weir.exceptions.CorruptFileException;
 import io.weir.merge.MergeFunctions;
 import io.weir.testing.ListRowReader;
 import io.weir.types.DataTypes;
@@ -20,6 +21,7 @@ import java.util.Random;
 import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class SortedMergeReaderTest {
     private static final RowType TYPE =
@@ -75,6 +77,47 @@ class SortedMergeReaderTest {
                 check(seed, useSequence, keepDeletes, longKey, reusing);
             }
         }
+    }
+
+    @Test
+    void aSourceOutOfKeyOrderIsACorruptFile() {
+        // Integral keys (the prefix decides), and string keys that share their first 8 bytes (only
+        // the full comparison sees the order). Equal keys in one source stay allowed.
+        assertCorrupt(LONG_KEY, List.of(longRow(1), longRow(3), longRow(3), longRow(2)));
+        assertCorrupt(KEY, List.of(row("a-shared-prefix-2"), row("a-shared-prefix-1")));
+    }
+
+    /** Merges a base of the first row and a log of {@code rows}, which are out of key order. */
+    private static void assertCorrupt(KeyFields key, List<BinaryRow> rows) {
+        List<RowReader> sources =
+                List.of(new ListRowReader(List.of(rows.get(0))), ListRowReader.reusing(rows));
+        try (SortedMergeReader reader =
+                new SortedMergeReader(
+                        sources,
+                        List.of("/t/base-0.parquet", "/t/log-1.log"),
+                        key,
+                        MergeFunctions.deduplicate(null, 3, false),
+                        false)) {
+            assertThatThrownBy(
+                            () -> {
+                                while (reader.next()) {
+                                    // on to the record out of order
+                                }
+                            })
+                    .isInstanceOf(CorruptFileException.class)
+                    .hasMessage(
+                            "Corrupt file /t/log-1.log: a record's primary key is below the"
+                                    + " record before it: the file's records are not in key order"
+                                    + " (docs/format.md §4, §5.2)");
+        }
+    }
+
+    private static BinaryRow longRow(long key) {
+        return BinaryRowWriter.toRow(LONG_KEYED, RowKind.INSERT, key, 0L, null);
+    }
+
+    private static BinaryRow row(String key) {
+        return BinaryRowWriter.toRow(TYPE, RowKind.INSERT, key, 1L, null);
     }
 
     @Test
