@@ -165,6 +165,7 @@ public class MergeBenchmark implements Verifiable {
         return drain(
                 new SortedMergeReader(
                         sources,
+                        sources.stream().map(Object::toString).toList(),
                         key,
                         MergeFunctions.deduplicate(null, schema.arity(), false),
                         false));
@@ -199,6 +200,7 @@ public class MergeBenchmark implements Verifiable {
         return drain(
                 new SortedMergeReader(
                         sources,
+                        sources.stream().map(Object::toString).toList(),
                         key,
                         MergeFunctions.deduplicate(null, schema.arity(), false),
                         false));

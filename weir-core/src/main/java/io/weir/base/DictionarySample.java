@@ -120,46 +120,23 @@ final class DictionarySample {
     }
 
     /**
-     * The size of {@code n} values of {@code width} bits (32 or 64) as {@link IntegerDeltaWriter}
-     * (parquet-java's bytes) stores them: a header, then blocks of 128 deltas, each with its
-     * minimum delta and the widths of its 4 miniblocks of 32, and the miniblocks that hold deltas
-     * bit-packed at the width of their largest delta above the minimum. Deltas wrap at {@code
-     * width} bits.
+     * The size of {@code n} values of {@code width} bits (32 or 64) as DELTA_BINARY_PACKED: what
+     * {@link IntegerDeltaWriter}, which writes them, makes of them.
      */
     static long deltaBytes(long[] values, int n, int width) {
-        long bytes = varintBytes(128) + varintBytes(4) + varintBytes(n);
-        if (n == 0) {
-            return bytes + 1;
-        }
-        bytes += varintBytes(zigZag(values[0]));
-        long[] deltas = new long[128];
-        for (int start = 1; start < n; start += 128) {
-            int count = Math.min(128, n - start);
-            long min = Long.MAX_VALUE;
-            for (int i = 0; i < count; i++) {
-                long delta = values[start + i] - values[start + i - 1];
-                deltas[i] = width == 32 ? (int) delta : delta;
-                min = Math.min(min, deltas[i]);
-            }
-            bytes += varintBytes(zigZag(min)) + 4;
-            for (int m = 0; m < count; m += 32) {
-                long bits = 0;
-                for (int i = m; i < Math.min(m + 32, count); i++) {
-                    long above = deltas[i] - min;
-                    bits |= width == 32 ? above & 0xFFFF_FFFFL : above;
+        IntegerDeltaWriter writer = new IntegerDeltaWriter(width == 64, LargeArrays.MIN_SIZE);
+        try {
+            for (int i = 0; i < n; i++) {
+                if (width == 64) {
+                    writer.writeLong(values[i]);
+                } else {
+                    writer.writeInteger((int) values[i]);
                 }
-                bytes += 4L * (64 - Long.numberOfLeadingZeros(bits));
             }
+            return writer.getBytes().size();
+        } finally {
+            writer.close();
         }
-        return bytes;
-    }
-
-    private static long zigZag(long v) {
-        return (v << 1) ^ (v >> 63);
-    }
-
-    private static int varintBytes(long v) {
-        return v == 0 ? 1 : (64 - Long.numberOfLeadingZeros(v) + 6) / 7;
     }
 
     /** The number of rows held. */

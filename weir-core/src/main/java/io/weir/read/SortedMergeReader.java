@@ -9,7 +9,6 @@ import io.weir.util.Closeables;
 import io.weir.util.IndexHeap;
 
 import java.util.List;
-import java.util.stream.IntStream;
 
 /**
  * Merge-on-read of one file group of a keyed table: sources yield rows sorted by primary key and
@@ -43,22 +42,6 @@ public final class SortedMergeReader implements RowReader {
     private final long[] prefixes;
 
     private final boolean prefixDetermines;
-
-    /**
-     * @param sources readers sorted by key, oldest first; closed with this reader
-     * @param key the primary key
-     * @param merge the table's merge function, for rows that do not stay valid
-     * @param keepDeletes whether a key whose result is a retraction is returned instead of dropped
-     */
-    public SortedMergeReader(
-            List<RowReader> sources, KeyFields key, MergeFunction merge, boolean keepDeletes) {
-        this(
-                sources,
-                IntStream.range(0, sources.size()).mapToObj(i -> "source " + i).toList(),
-                key,
-                merge,
-                keepDeletes);
-    }
 
     /**
      * @param sources readers sorted by key, oldest first; closed with this reader

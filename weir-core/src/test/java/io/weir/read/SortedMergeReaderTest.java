@@ -127,6 +127,7 @@ class SortedMergeReaderTest {
         SortedMergeReader reader =
                 new SortedMergeReader(
                         new ArrayList<>(sources),
+                        List.of("/t/a.log", "/t/b.log"),
                         KEY,
                         MergeFunctions.deduplicate(null, 3, false),
                         false);
@@ -198,6 +199,7 @@ class SortedMergeReaderTest {
         try (SortedMergeReader reader =
                 new SortedMergeReader(
                         sources,
+                        sources.stream().map(r -> "/t/source.log").toList(),
                         longKey ? LONG_KEY : KEY,
                         MergeFunctions.deduplicate(useSequence ? SEQ : null, 3, false),
                         keepDeletes)) {
