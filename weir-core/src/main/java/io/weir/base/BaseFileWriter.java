@@ -126,7 +126,7 @@ public final class BaseFileWriter {
                         .withAllocator(new SlabAllocator())
                         .withValuesWriterFactory(new ValueWriters(deltaColumns));
         for (int c = 0; c < plain.length; c++) {
-            if (plain[c]) {
+            if (plain[c] || delta[c]) {
                 properties.withDictionaryEncoding(rowType.field(c).name(), false);
             }
         }

@@ -19,7 +19,10 @@ import java.util.Arrays;
  * saves at least an eighth of its plain size on the sample ({@link #deltaColumns}; the rule of
  * compression, {@link io.weir.util.Compressibility}): keys in key order, counters, times and small
  * numbers in wide types take a few bits a value, and a page that is already small costs the
- * compressor nothing (it is then stored uncompressed).
+ * compressor nothing (it is then stored uncompressed). An integer column left to the dictionary is
+ * written DELTA_BINARY_PACKED too where that takes no more bytes on the sample than the dictionary
+ * (its ids and its page): times of a few seconds of ingestion, in key order, are such a column, and
+ * their deltas cost a fraction of the CPU of a dictionary's lookups, to write and to read.
  *
  * <p>The sample ends at {@link #MAX_ROWS} rows or at its byte limit, whichever comes first: at most
  * {@link #MAX_BYTES}, and small against the file (16 Parquet pages), since a writer cuts files by a
@@ -93,9 +96,15 @@ final class DictionarySample {
     }
 
     /**
-     * For each column, whether to write it DELTA_BINARY_PACKED: a column of {@code plain} (not
-     * dictionary-encoded) whose Parquet type is an integer and whose sampled non-null values, in
-     * order, take at most 7/8 of their plain size so encoded ({@link #deltaBytes}).
+     * For each column, whether to write it DELTA_BINARY_PACKED: a column whose Parquet type is an
+     * integer and whose sampled non-null values, in order, so encoded ({@link #deltaBytes}) take at
+     * most 7/8 of their plain size if the column is {@code plain}, or no more than their dictionary
+     * encoding ({@link #dictionaryBytes}) if it is not.
+     *
+     * <p>The sample's dictionary holds fewer values than the file's will, over fewer rows, so that
+     * on columns whose values repeat across the file it costs more per row than the file's; on the
+     * columns this turns to deltas (values spread over a range, about as many distinct as the
+     * sample's rows) the file's deltas stay within a few percent of its dictionary.
      */
     boolean[] deltaColumns(RowShredder shredder, boolean[] plain) {
         boolean[] delta = new boolean[rowType.size()];
@@ -103,7 +112,7 @@ final class DictionarySample {
         BinaryRow row = new BinaryRow(rowType.size());
         for (int c = 0; c < delta.length; c++) {
             int width = shredder.integerWidth(c);
-            if (!plain[c] || width == 0) {
+            if (width == 0) {
                 continue;
             }
             int n = 0;
@@ -113,10 +122,42 @@ final class DictionarySample {
                     values[n++] = shredder.integer(row, c);
                 }
             }
-            long plainBytes = (long) n * (width / 8);
-            delta[c] = n > 0 && deltaBytes(values, n, width) * 8 <= plainBytes * 7;
+            if (n == 0) {
+                continue;
+            }
+            long deltaBytes = deltaBytes(values, n, width);
+            delta[c] =
+                    plain[c]
+                            ? deltaBytes * 8 <= (long) n * (width / 8) * 7
+                            : deltaBytes <= dictionaryBytes(values, n, width);
         }
         return delta;
+    }
+
+    /**
+     * The size of {@code n} values of {@code width} bits (32 or 64) as a dictionary: the page of
+     * ids and the dictionary page that {@link IntegerDictionaryWriter}, which writes them, makes of
+     * them.
+     */
+    static long dictionaryBytes(long[] values, int n, int width) {
+        // A limit the sample's dictionary cannot pass; it also sizes the id encoder's slabs, whose
+        // smallest (64 bytes) must fit within it.
+        int limit = Math.max(n * (width / 8), 64 << 10);
+        IntegerDictionaryWriter writer =
+                new IntegerDictionaryWriter(width == 64, limit, new SlabAllocator());
+        try {
+            for (int i = 0; i < n; i++) {
+                if (width == 64) {
+                    writer.writeLong(values[i]);
+                } else {
+                    writer.writeInteger((int) values[i]);
+                }
+            }
+            long ids = writer.getBytes().size();
+            return ids + writer.toDictPageAndClose().getBytes().size();
+        } finally {
+            writer.close();
+        }
     }
 
     /**

@@ -119,10 +119,12 @@ public final class TableOptions {
                     .booleanType()
                     .defaultValue(true)
                     .withDescription(
-                            "Whether base files store a mostly distinct integer, date, time,"
-                                    + " timestamp or compact decimal column DELTA_BINARY_PACKED where"
-                                    + " that takes at most 7/8 of its plain size (docs/format.md"
-                                    + " §5.2). false: plain and dictionary values only, for engines"
+                            "Whether base files store an integer, date, time, timestamp or"
+                                    + " compact decimal column DELTA_BINARY_PACKED where, on the"
+                                    + " file's sampled rows, that takes at most 7/8 of its plain size"
+                                    + " (a mostly distinct column) or no more than its dictionary (any"
+                                    + " other) (docs/format.md §5.2). false: plain and dictionary"
+                                    + " values only, for engines"
                                     + " that read base files directly with a Parquet reader that"
                                     + " decodes no other (Flink's own parquet format, Spark's"
                                     + " vectorized reader before 3.3).");

@@ -192,6 +192,52 @@ class BaseFileColumnarReadTest {
     }
 
     /**
+     * Integers that a dictionary could hold, written by the smaller encoding on the sample: times
+     * of ten seconds of ingestion in the order of other keys (about 6,300 distinct values in the
+     * sample of 10,000) as deltas, few values far apart and long runs of one value in a dictionary.
+     * Both read paths give the model's rows.
+     */
+    @Test
+    void dictionaryOrDeltasByTheirSizeOnTheSample() throws Exception {
+        Schema schema =
+                Schema.builder()
+                        .column("id", DataTypes.BIGINT())
+                        .column("ts", DataTypes.TIMESTAMP(3))
+                        .column("code", DataTypes.BIGINT())
+                        .column("level", DataTypes.INT())
+                        .primaryKey("id")
+                        .build();
+        Random random = new Random(17);
+        List<Object[]> rows = new ArrayList<>();
+        for (int k = 0; k < 40_000; k++) {
+            rows.add(
+                    new Object[] {
+                        (long) k,
+                        k % 100 == 0
+                                ? null
+                                : Timestamp.ofMillis(1_700_000_000_000L + random.nextInt(10_000)),
+                        (random.nextInt(30) + 1) * 1_000_000_007L,
+                        k / 2_000
+                    });
+        }
+        BaseFileWriteOptions options =
+                new BaseFileWriteOptions(BaseFileCompression.SNAPPY, 64 << 20, 128 << 10);
+        String path = write(schema, rows, options);
+        assertThat(encodings(path, "ts"))
+                .contains(Encoding.DELTA_BINARY_PACKED)
+                .doesNotContain(Encoding.PLAIN, Encoding.PLAIN_DICTIONARY);
+        for (String column : List.of("code", "level")) {
+            assertThat(encodings(path, column)).as(column).containsOnly(Encoding.PLAIN_DICTIONARY);
+        }
+        assertBothPathsReadTheModel(path, schema.rowType(), rows);
+
+        // without delta encoding the times keep their dictionary (of 128 KB: 16,384 values)
+        String plain = write(schema, rows, options.withDeltaEncoding(false));
+        assertThat(encodings(plain, "ts")).containsOnly(Encoding.PLAIN_DICTIONARY);
+        assertBothPathsReadTheModel(plain, schema.rowType(), rows);
+    }
+
+    /**
      * parquet-java's writer: v2 data pages with dictionaries (RLE_DICTIONARY ids, RLE booleans) and
      * v1 pages without are decoded by column; v2 without dictionaries (delta encodings) go through
      * the record reader. All read the same values.

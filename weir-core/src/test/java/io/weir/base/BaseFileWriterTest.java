@@ -196,12 +196,14 @@ class BaseFileWriterTest {
 
     @Test
     void dictionaryOnlyForColumnsOfFewDistinctValuesAcrossAndPastTheSample() throws Exception {
-        // k and n: all distinct; v: 100 values and nulls
+        // k and n: all distinct; v: 100 values in a scrambled order (deltas of up to 99 either
+        // way take a bit more than the dictionary's ids) and nulls
         int rows = DictionarySample.MAX_ROWS + 2_345;
         Path file = dir.resolve("d.parquet");
         BaseFileWriter writer = newWriter("d.parquet");
         for (int i = 0; i < rows; i++) {
-            writer.write(row(String.format("key-%06d", i), i % 7 == 0 ? null : i % 100, i * 31));
+            writer.write(
+                    row(String.format("key-%06d", i), i % 7 == 0 ? null : scrambled(i), i * 31));
         }
         assertThatThrownBy(() -> writer.write(row("0", 0, 0)))
                 .hasMessageContaining("strictly ascending");
@@ -221,7 +223,7 @@ class BaseFileWriterTest {
                         .isEqualTo(
                                 row(
                                         String.format("key-%06d", i),
-                                        i % 7 == 0 ? null : i % 100,
+                                        i % 7 == 0 ? null : scrambled(i),
                                         i * 31));
             }
             assertThat(reader.next()).isFalse();
@@ -329,5 +331,10 @@ class BaseFileWriterTest {
 
     private BinaryRow row(Object... values) {
         return BinaryRowWriter.toRow(schema.rowType(), values);
+    }
+
+    /** One of 100 values, in no order of i. */
+    private static int scrambled(int i) {
+        return (int) Math.floorMod(i * 2_654_435_761L, 100);
     }
 }

@@ -134,4 +134,45 @@ class DictionarySampleTest {
         assertThat(sample.deltaColumns(new RowShredder(type), plain))
                 .containsExactly(true, true, false, true, false, false, true, true, false, false);
     }
+
+    @Test
+    void deltaForDictionaryIntegersWhoseDeltasTakeNoMoreBytesThanTheDictionary() {
+        RowType type =
+                RowType.of(
+                        "ts", DataTypes.TIMESTAMP(3),
+                        "code", DataTypes.BIGINT(),
+                        "status", DataTypes.INT(),
+                        "level", DataTypes.INT());
+        DictionarySample sample = new DictionarySample(type, 1 << 20);
+        Random random = new Random(5);
+        long[] codes = new long[40];
+        for (int i = 0; i < codes.length; i++) {
+            codes[i] = random.nextLong();
+        }
+        for (int i = 0; i < DictionarySample.MAX_ROWS; i++) {
+            sample.add(
+                    BinaryRowWriter.toRow(
+                            type,
+                            // ingestion times of ten seconds, in the order of other keys
+                            Timestamp.ofMillis(1_700_000_000_000L + random.nextInt(10_000)),
+                            codes[random.nextInt(codes.length)], // few values, far apart
+                            random.nextInt(8), // few small values
+                            i / 1000)); // long runs of one value
+        }
+        boolean[] plain = sample.plainColumns();
+        assertThat(plain).containsExactly(false, false, false, false);
+        assertThat(sample.deltaColumns(new RowShredder(type), plain))
+                .containsExactly(true, false, false, false);
+
+        long[] times = new long[DictionarySample.MAX_ROWS];
+        io.weir.data.BinaryRow row = new io.weir.data.BinaryRow(type.size());
+        for (int r = 0; r < times.length; r++) {
+            times[r] = sample.pointTo(row, r).getTimestamp(0, 3).millis();
+        }
+        long delta = DictionarySample.deltaBytes(times, times.length, 64);
+        long dictionary = DictionarySample.dictionaryBytes(times, times.length, 64);
+        // about 15 bits a value against 13-bit ids and a dictionary page of ~6,300 longs
+        assertThat(delta).isBetween(17_000L, 21_000L);
+        assertThat(dictionary).isGreaterThan(2 * delta);
+    }
 }
