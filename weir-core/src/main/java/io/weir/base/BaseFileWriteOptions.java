@@ -1,6 +1,7 @@
 package io.weir.base;
 
 import io.weir.options.BaseFileCompression;
+import io.weir.options.TableOptions;
 
 import java.util.Objects;
 
@@ -16,7 +17,8 @@ import java.util.Objects;
  */
 public record BaseFileWriteOptions(
         BaseFileCompression compression, long rowGroupSize, int pageSize, boolean deltaEncoding) {
-    public static final long DEFAULT_ROW_GROUP_SIZE = 128L << 20;
+    public static final long DEFAULT_ROW_GROUP_SIZE =
+            TableOptions.FILE_ROW_GROUP_SIZE.defaultValue().bytes();
     public static final int DEFAULT_PAGE_SIZE = 1 << 20;
 
     public BaseFileWriteOptions {
@@ -39,6 +41,23 @@ public record BaseFileWriteOptions(
     /** The default sizes with the given compression. */
     public static BaseFileWriteOptions of(BaseFileCompression compression) {
         return new BaseFileWriteOptions(compression, DEFAULT_ROW_GROUP_SIZE, DEFAULT_PAGE_SIZE);
+    }
+
+    /**
+     * A table's options for its base files: {@code file.compression}, {@code file.row-group-size}
+     * and {@code file.delta-encoding}, with the default page size.
+     */
+    public static BaseFileWriteOptions of(TableOptions options) {
+        return new BaseFileWriteOptions(
+                options.fileCompression(),
+                options.fileRowGroupSize(),
+                DEFAULT_PAGE_SIZE,
+                options.fileDeltaEncoding());
+    }
+
+    /** These options with pages of {@code size} bytes. */
+    public BaseFileWriteOptions withPageSize(int size) {
+        return new BaseFileWriteOptions(compression, rowGroupSize, size, deltaEncoding);
     }
 
     /** These options with delta encoding allowed or not. */

@@ -129,6 +129,22 @@ public final class TableOptions {
                                     + " decodes no other (Flink's own parquet format, Spark's"
                                     + " vectorized reader before 3.3).");
 
+    public static final ConfigOption<MemorySize> FILE_ROW_GROUP_SIZE =
+            ConfigOption.key("file.row-group-size")
+                    .memoryType()
+                    .defaultValue(MemorySize.ofMebiBytes(32))
+                    .checking(
+                            v -> v.bytes() >= (1L << 20) && v.bytes() <= (1L << 30),
+                            "must be between 1 mb and 1 gb")
+                    .withDescription(
+                            "Buffered size at which a Parquet row group of a base file is closed."
+                                    + " A writer of a base file (compaction, bulk insert) holds"
+                                    + " about this much memory for its pages, and a reader the"
+                                    + " column chunks of one row group; larger row groups mean"
+                                    + " fewer of them per file, each with its own statistics and"
+                                    + " dictionaries (docs/performance.md has the measured"
+                                    + " trade-off).");
+
     public static final ConfigOption<Integer> COMPACTION_MAX_LOG_FILES =
             ConfigOption.key("compaction.max-log-files")
                     .intType()
@@ -353,6 +369,7 @@ public final class TableOptions {
                     WRITE_ONLY,
                     FILE_COMPRESSION,
                     FILE_DELTA_ENCODING,
+                    FILE_ROW_GROUP_SIZE,
                     TARGET_FILE_SIZE,
                     COMPACTION_MAX_LOG_FILES,
                     COMPACTION_MAX_LOG_BYTES,
@@ -508,6 +525,11 @@ public final class TableOptions {
     /** Whether base files may hold DELTA_BINARY_PACKED integer columns. */
     public boolean fileDeltaEncoding() {
         return get(FILE_DELTA_ENCODING);
+    }
+
+    /** The size at which a row group of a base file is closed. */
+    public long fileRowGroupSize() {
+        return get(FILE_ROW_GROUP_SIZE).bytes();
     }
 
     public long targetFileSize() {

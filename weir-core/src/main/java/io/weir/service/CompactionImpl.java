@@ -245,11 +245,7 @@ public final class CompactionImpl implements Compaction {
                                 8 << 10,
                                 Math.min(BaseFileWriteOptions.DEFAULT_PAGE_SIZE, target / 64));
         BaseFileWriteOptions options =
-                new BaseFileWriteOptions(
-                        metadata.options().fileCompression(),
-                        BaseFileWriteOptions.DEFAULT_ROW_GROUP_SIZE,
-                        pageSize,
-                        metadata.options().fileDeltaEncoding());
+                BaseFileWriteOptions.of(metadata.options()).withPageSize(pageSize);
         String dir =
                 DataFilePaths.groupDirectory(
                         table.schema(), task.fileGroup().partition(), task.fileGroup().bucket());

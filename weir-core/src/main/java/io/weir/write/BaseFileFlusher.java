@@ -59,9 +59,7 @@ final class BaseFileFlusher {
         this.schema = metadata.schema();
         this.keyed = key != null;
         this.targetFileSize = metadata.options().targetFileSize();
-        this.baseOptions =
-                BaseFileWriteOptions.of(metadata.options().fileCompression())
-                        .withDeltaEncoding(metadata.options().fileDeltaEncoding());
+        this.baseOptions = BaseFileWriteOptions.of(metadata.options());
         this.logOptions =
                 LogWriterOptions.of(
                                 metadata.schemaId(),

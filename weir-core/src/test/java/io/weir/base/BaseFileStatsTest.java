@@ -33,7 +33,7 @@ class BaseFileStatsTest {
 
     /** Row group sizes: one row group, and several (stats merged across row groups). */
     @ParameterizedTest
-    @ValueSource(longs = {BaseFileWriteOptions.DEFAULT_ROW_GROUP_SIZE, 4 << 20})
+    @ValueSource(longs = {1L << 30, 4 << 20})
     void statisticsAndKeyRangeMatchTheWrittenValues(long rowGroupSize) throws Exception {
         List<Object[]> rows = AllTypes.rows(300);
         BaseFileInfo info =
