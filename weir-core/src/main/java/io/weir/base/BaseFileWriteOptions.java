@@ -12,8 +12,8 @@ import java.util.Objects;
  * @param rowGroupSize the buffered size at which a row group is closed; the writer holds about this
  *     much memory
  * @param pageSize the size at which a page of one column is closed (also the dictionary page limit)
- * @param deltaEncoding whether mostly distinct integer columns may be written DELTA_BINARY_PACKED
- *     where it pays (docs/format.md §5.2), or only plain and dictionary values
+ * @param deltaEncoding whether integer columns may be written DELTA_BINARY_PACKED where that is
+ *     smaller (docs/format.md §5.2), or only plain and dictionary values
  */
 public record BaseFileWriteOptions(
         BaseFileCompression compression, long rowGroupSize, int pageSize, boolean deltaEncoding) {

@@ -4,6 +4,8 @@ import io.weir.data.BinaryRow;
 import io.weir.data.KeyFields;
 import io.weir.types.RowType;
 
+import org.apache.parquet.column.values.ValuesWriter;
+
 import java.util.Arrays;
 
 /**
@@ -146,13 +148,7 @@ final class DictionarySample {
         IntegerDictionaryWriter writer =
                 new IntegerDictionaryWriter(width == 64, limit, new SlabAllocator());
         try {
-            for (int i = 0; i < n; i++) {
-                if (width == 64) {
-                    writer.writeLong(values[i]);
-                } else {
-                    writer.writeInteger((int) values[i]);
-                }
-            }
+            writeAll(writer, values, n, width);
             long ids = writer.getBytes().size();
             return ids + writer.toDictPageAndClose().getBytes().size();
         } finally {
@@ -167,16 +163,21 @@ final class DictionarySample {
     static long deltaBytes(long[] values, int n, int width) {
         IntegerDeltaWriter writer = new IntegerDeltaWriter(width == 64, LargeArrays.MIN_SIZE);
         try {
-            for (int i = 0; i < n; i++) {
-                if (width == 64) {
-                    writer.writeLong(values[i]);
-                } else {
-                    writer.writeInteger((int) values[i]);
-                }
-            }
+            writeAll(writer, values, n, width);
             return writer.getBytes().size();
         } finally {
             writer.close();
+        }
+    }
+
+    /** Writes the first {@code n} values as INT64 ({@code width} 64) or INT32 values. */
+    private static void writeAll(ValuesWriter writer, long[] values, int n, int width) {
+        for (int i = 0; i < n; i++) {
+            if (width == 64) {
+                writer.writeLong(values[i]);
+            } else {
+                writer.writeInteger((int) values[i]);
+            }
         }
     }
 
