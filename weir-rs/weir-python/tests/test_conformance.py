@@ -26,6 +26,7 @@ TABLES = [
     "keyed_incremental_parquet",
     "keyed_float_partitions",
     "keyed_partition_rescaled",
+    "keyed_row_groups",
 ]
 
 

@@ -332,6 +332,12 @@ fn keyed_float_partitions() {
     check("keyed_float_partitions");
 }
 
+/// A base file of several Parquet row groups (`file.row-group-size` = 1 mb), a log after it.
+#[test]
+fn keyed_row_groups() {
+    check("keyed_row_groups");
+}
+
 #[test]
 fn keyed_time_partitions() {
     check("keyed_time_partitions");
