@@ -4,13 +4,12 @@ import io.weir.data.BinaryRow;
 import io.weir.data.BinaryRowWriter;
 import io.weir.io.FileIO;
 import io.weir.io.LocalFileIO;
+import io.weir.testing.RowGroups;
 import io.weir.testing.Rows;
 import io.weir.types.DataTypes;
 import io.weir.types.RowType;
 
-import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
-import org.apache.parquet.io.LocalInputFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -120,24 +119,17 @@ class RowGroupSizeTest {
     }
 
     /**
-     * The row groups of the table's base files, each checked to hold no more than {@code limit}
-     * bytes of pages as stored (a row group is closed by the size of its buffered pages, as
-     * parquet-java closes one).
+     * The row groups of the table's files (all base files), each checked to hold no more than
+     * {@code limit} bytes of pages as stored (a row group is closed by the size of its buffered
+     * pages, as parquet-java closes one).
      */
-    private static int rowGroups(Table table, long limit) throws Exception {
-        int groups = 0;
-        for (DataFile f : table.currentSnapshot().files()) {
-            assertThat(f.kind()).isEqualTo(FileKind.BASE);
-            Path file = Path.of(table.location(), f.path());
-            try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(file))) {
-                for (BlockMetaData rowGroup : reader.getRowGroups()) {
-                    groups++;
-                    assertThat(rowGroup.getCompressedSize())
-                            .as("row group of %s", f.path())
-                            .isLessThanOrEqualTo(limit);
-                }
-            }
-        }
-        return groups;
+    private static int rowGroups(Table table, long limit) {
+        assertThat(table.currentSnapshot().files())
+                .extracting(DataFile::kind)
+                .containsOnly(FileKind.BASE);
+        List<BlockMetaData> rowGroups = RowGroups.ofBaseFiles(table);
+        assertThat(rowGroups)
+                .allSatisfy(g -> assertThat(g.getCompressedSize()).isLessThanOrEqualTo(limit));
+        return rowGroups.size();
     }
 }
