@@ -266,7 +266,8 @@ public final class TableOptions {
                     .checking(v -> v.bytes() >= 1, "must be at least 1 b")
                     .withDescription(
                             "In-job compaction: the most input bytes one round reads; a round"
-                                    + " always takes at least one file group.");
+                                    + " always takes at least one due file group per"
+                                    + " compaction.threads, whatever their bytes.");
 
     public static final ConfigOption<Integer> COMPACTION_THREADS =
             ConfigOption.key("compaction.threads")

@@ -11,10 +11,12 @@ import java.util.List;
 /**
  * How much one compaction round may do: at most {@code maxFileGroups} file groups and {@code
  * maxBytes} input bytes, the groups with the most sorted runs after their base first (they cost
- * readers the most). A round always takes at least one group, so a group larger than the byte
- * budget still gets compacted.
+ * readers the most). A round always takes at least {@code minFileGroups} groups (as many as are
+ * due), whatever their bytes: a group larger than the byte budget still gets compacted, and a round
+ * of whole-group rewrites larger than the budget still gives each of its threads a group instead of
+ * leaving all but one idle while writers wait for it ({@code compaction.stall-runs}).
  */
-public record CompactionBudget(int maxFileGroups, long maxBytes) {
+public record CompactionBudget(int maxFileGroups, long maxBytes, int minFileGroups) {
     private static final Comparator<Due> MOST_DUE_FIRST =
             Comparator.comparingInt(Due::deltaRuns)
                     .thenComparingLong(Due::deltaBytes)
@@ -36,16 +38,28 @@ public record CompactionBudget(int maxFileGroups, long maxBytes) {
     }
 
     public CompactionBudget {
-        if (maxFileGroups < 1 || maxBytes < 1) {
+        if (maxFileGroups < 1 || maxBytes < 1 || minFileGroups < 1) {
             throw new IllegalArgumentException(
-                    "Invalid compaction budget: " + maxFileGroups + " groups, " + maxBytes + " b");
+                    "Invalid compaction budget: "
+                            + maxFileGroups
+                            + " groups, "
+                            + maxBytes
+                            + " b, at least "
+                            + minFileGroups
+                            + " groups");
         }
     }
 
-    /** The budget of the table options {@code compaction.round.*}. */
+    /**
+     * The budget of the table options {@code compaction.round.*}, taking at least a group for each
+     * of the round's {@code compaction.threads}.
+     */
     public static CompactionBudget of(TableOptions options) {
+        int maxFileGroups = options.compactionRoundMaxFileGroups();
         return new CompactionBudget(
-                options.compactionRoundMaxFileGroups(), options.compactionRoundMaxBytes());
+                maxFileGroups,
+                options.compactionRoundMaxBytes(),
+                Math.min(options.compactionThreads(), maxFileGroups));
     }
 
     /** The planned groups this round compacts, most due first. */
@@ -60,7 +74,8 @@ public record CompactionBudget(int maxFileGroups, long maxBytes) {
         for (Due due : sorted) {
             ScanTask task = due.task();
             long size = bytes(task);
-            if (chosen.size() == maxFileGroups || (!chosen.isEmpty() && bytes + size > maxBytes)) {
+            if (chosen.size() == maxFileGroups
+                    || (chosen.size() >= minFileGroups && bytes + size > maxBytes)) {
                 break;
             }
             chosen.add(task);

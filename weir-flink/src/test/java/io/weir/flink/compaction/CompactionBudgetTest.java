@@ -5,12 +5,14 @@ import io.weir.FileGroupId;
 import io.weir.FileKind;
 import io.weir.Partition;
 import io.weir.ScanTask;
+import io.weir.options.TableOptions;
 
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -65,7 +67,7 @@ class CompactionBudgetTest {
         Random random = new Random(11);
         for (int i = 0; i < 20; i++) {
             Collections.shuffle(planned, random);
-            assertThat(buckets(new CompactionBudget(64, Long.MAX_VALUE).select(planned)))
+            assertThat(buckets(new CompactionBudget(64, Long.MAX_VALUE, 1).select(planned)))
                     .isEqualTo(expected);
         }
     }
@@ -75,11 +77,44 @@ class CompactionBudgetTest {
         List<ScanTask> planned =
                 List.of(group(0, 100, 3, 10), group(1, 100, 2, 10), group(2, 100, 1, 10));
         // bytes of every file of a group: 130, 120, 110
-        assertThat(buckets(new CompactionBudget(2, Long.MAX_VALUE).select(planned)))
+        assertThat(buckets(new CompactionBudget(2, Long.MAX_VALUE, 1).select(planned)))
                 .isEqualTo(List.of(0, 1));
-        assertThat(buckets(new CompactionBudget(64, 250).select(planned))).isEqualTo(List.of(0, 1));
-        assertThat(buckets(new CompactionBudget(64, 249).select(planned))).isEqualTo(List.of(0));
-        assertThat(buckets(new CompactionBudget(64, 1).select(planned))).isEqualTo(List.of(0));
-        assertThat(new CompactionBudget(64, 1).select(List.of())).isEmpty();
+        assertThat(buckets(new CompactionBudget(64, 250, 1).select(planned)))
+                .isEqualTo(List.of(0, 1));
+        assertThat(buckets(new CompactionBudget(64, 249, 1).select(planned))).isEqualTo(List.of(0));
+        assertThat(buckets(new CompactionBudget(64, 1, 1).select(planned))).isEqualTo(List.of(0));
+        assertThat(new CompactionBudget(64, 1, 1).select(List.of())).isEmpty();
+    }
+
+    @Test
+    void aRoundTakesAGroupForEachOfItsThreadsWhateverTheirBytes() {
+        List<ScanTask> planned =
+                List.of(group(0, 100, 3, 10), group(1, 100, 2, 10), group(2, 100, 1, 10));
+        // Each group alone is over the byte budget: a round of two threads still takes two.
+        assertThat(buckets(new CompactionBudget(64, 1, 2).select(planned)))
+                .isEqualTo(List.of(0, 1));
+        // Within the threads' groups, the bytes decide the rest.
+        assertThat(buckets(new CompactionBudget(64, 360, 2).select(planned)))
+                .isEqualTo(List.of(0, 1, 2));
+        assertThat(buckets(new CompactionBudget(64, 359, 2).select(planned)))
+                .isEqualTo(List.of(0, 1));
+        // Never more than are due, nor than the group limit.
+        assertThat(buckets(new CompactionBudget(64, 1, 8).select(planned)))
+                .isEqualTo(List.of(0, 1, 2));
+        assertThat(buckets(new CompactionBudget(1, 1, 1).select(planned))).isEqualTo(List.of(0));
+    }
+
+    @Test
+    void theBudgetOfTheTableOptionsTakesAGroupPerCompactionThread() {
+        assertThat(CompactionBudget.of(TableOptions.of(Map.of())))
+                .isEqualTo(new CompactionBudget(64, 2L << 30, 2));
+        assertThat(
+                        CompactionBudget.of(
+                                TableOptions.of(
+                                        Map.of(
+                                                "compaction.threads", "8",
+                                                "compaction.round.max-file-groups", "3",
+                                                "compaction.round.max-bytes", "1 mb"))))
+                .isEqualTo(new CompactionBudget(3, 1L << 20, 3));
     }
 }
