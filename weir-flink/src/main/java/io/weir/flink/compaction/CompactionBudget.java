@@ -51,15 +51,14 @@ public record CompactionBudget(int maxFileGroups, long maxBytes, int minFileGrou
     }
 
     /**
-     * The budget of the table options {@code compaction.round.*}, taking at least a group for each
-     * of the round's {@code compaction.threads}.
+     * The budget of the table options {@code compaction.round.*} for a round that rewrites on
+     * {@code threads} threads ({@code compaction.threads} for a round, one for a merge of newer
+     * runs): at least a group for each of them.
      */
-    public static CompactionBudget of(TableOptions options) {
+    public static CompactionBudget of(TableOptions options, int threads) {
         int maxFileGroups = options.compactionRoundMaxFileGroups();
         return new CompactionBudget(
-                maxFileGroups,
-                options.compactionRoundMaxBytes(),
-                Math.min(options.compactionThreads(), maxFileGroups));
+                maxFileGroups, options.compactionRoundMaxBytes(), Math.min(threads, maxFileGroups));
     }
 
     /** The planned groups this round compacts, most due first. */

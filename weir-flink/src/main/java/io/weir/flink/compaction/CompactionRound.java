@@ -56,7 +56,7 @@ final class CompactionRound {
         if (full) {
             compaction.full();
         }
-        CompactionBudget budget = CompactionBudget.of(table.options());
+        CompactionBudget budget = CompactionBudget.of(table.options(), threads);
         try {
             List<ScanTask> tasks =
                     inFlight.planAndTake(

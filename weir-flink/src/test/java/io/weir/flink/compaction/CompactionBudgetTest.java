@@ -105,16 +105,18 @@ class CompactionBudgetTest {
     }
 
     @Test
-    void theBudgetOfTheTableOptionsTakesAGroupPerCompactionThread() {
-        assertThat(CompactionBudget.of(TableOptions.of(Map.of())))
+    void theBudgetOfTheTableOptionsTakesAGroupPerThreadOfTheRound() {
+        TableOptions defaults = TableOptions.of(Map.of());
+        assertThat(CompactionBudget.of(defaults, defaults.compactionThreads()))
                 .isEqualTo(new CompactionBudget(64, 2L << 30, 2));
-        assertThat(
-                        CompactionBudget.of(
-                                TableOptions.of(
-                                        Map.of(
-                                                "compaction.threads", "8",
-                                                "compaction.round.max-file-groups", "3",
-                                                "compaction.round.max-bytes", "1 mb"))))
-                .isEqualTo(new CompactionBudget(3, 1L << 20, 3));
+        // A merge of newer runs rewrites on one thread.
+        assertThat(CompactionBudget.of(defaults, 1))
+                .isEqualTo(new CompactionBudget(64, 2L << 30, 1));
+        TableOptions small =
+                TableOptions.of(
+                        Map.of(
+                                "compaction.round.max-file-groups", "3",
+                                "compaction.round.max-bytes", "1 mb"));
+        assertThat(CompactionBudget.of(small, 8)).isEqualTo(new CompactionBudget(3, 1L << 20, 3));
     }
 }
