@@ -266,8 +266,9 @@ public final class TableOptions {
                     .checking(v -> v.bytes() >= 1, "must be at least 1 b")
                     .withDescription(
                             "In-job compaction: the most input bytes one round reads; a round"
-                                    + " always takes at least one due file group per"
-                                    + " compaction.threads, whatever their bytes.");
+                                    + " always takes at least one due file group for each"
+                                    + " compaction thread (compaction.threads), whatever their"
+                                    + " bytes.");
 
     public static final ConfigOption<Integer> COMPACTION_THREADS =
             ConfigOption.key("compaction.threads")
